@@ -1,0 +1,38 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Tiltbox",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Tiltbox", targets: ["Tiltbox"]),
+        .executable(name: "tiltbox", targets: ["tiltbox"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // The C boundary: Debian's libchipmunk-dev (Chipmunk 7.0.3), no pkg-config file.
+        .systemLibrary(
+            name: "CChipmunk",
+            providers: [.apt(["libchipmunk-dev"])]
+        ),
+        .target(
+            name: "Tiltbox",
+            dependencies: ["CChipmunk"]
+        ),
+        .executableTarget(
+            name: "tiltbox",
+            dependencies: [
+                "Tiltbox",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "EngineTests", dependencies: ["Tiltbox"]),
+        .testTarget(name: "SteppingTests", dependencies: ["Tiltbox"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["Tiltbox"]),
+        .testTarget(name: "TraceTests", dependencies: ["Tiltbox"]),
+        .testTarget(name: "CLITests", dependencies: ["Tiltbox", "tiltbox"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,21 @@
+// The C boundary of Tiltbox: Chipmunk's public header plus the few inline helpers
+// the engine layer needs. Nothing else belongs here.
+#ifndef TILTBOX_CCHIPMUNK_SHIM_H
+#define TILTBOX_CCHIPMUNK_SHIM_H
+
+#include <chipmunk/chipmunk.h>
+#include <chipmunk/chipmunk_structs.h>
+
+/// Copies a body's pose and velocities into out[0..5] as x, y, angle, vx, vy, w.
+/// One inline read of the body struct instead of four calls into the shared library,
+/// which matters in the per-step loop over every crate.
+static inline void tiltbox_body_state(const cpBody *body, double *out) {
+    out[0] = body->p.x;
+    out[1] = body->p.y;
+    out[2] = body->a;
+    out[3] = body->v.x;
+    out[4] = body->v.y;
+    out[5] = body->w;
+}
+
+#endif

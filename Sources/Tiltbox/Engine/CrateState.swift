@@ -1,0 +1,34 @@
+/// A snapshot of one crate's state: pose and velocities, in world units, radians and seconds.
+///
+/// The six values are the six trace fields in their trace order:
+/// `x`, `y`, `angle`, `vx`, `vy`, `w`.
+public struct CrateState: Hashable, Sendable {
+    public var position: Vec2
+    public var angle: Double
+    public var velocity: Vec2
+    public var angularVelocity: Double
+
+    public init(position: Vec2, angle: Double, velocity: Vec2, angularVelocity: Double) {
+        self.position = position
+        self.angle = angle
+        self.velocity = velocity
+        self.angularVelocity = angularVelocity
+    }
+
+    /// The names of the six fields, in trace order.
+    public static let fieldNames = ["x", "y", "angle", "vx", "vy", "w"]
+
+    /// The six fields in trace order.
+    public var fields: [Double] {
+        [position.x, position.y, angle, velocity.x, velocity.y, angularVelocity]
+    }
+
+    /// Builds a state from six values in trace order (`x, y, angle, vx, vy, w`).
+    public init(fields f: some Collection<Double>) {
+        precondition(f.count == 6, "a crate state has six fields")
+        var i = f.startIndex
+        func next() -> Double { defer { i = f.index(after: i) }; return f[i] }
+        let x = next(), y = next(), a = next(), vx = next(), vy = next(), w = next()
+        self.init(position: Vec2(x, y), angle: a, velocity: Vec2(vx, vy), angularVelocity: w)
+    }
+}

@@ -1,0 +1,49 @@
+internal import CChipmunk
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Owns one `cpSpace`. Crates and walls keep a strong reference to it, so the space
+/// is freed only after every shape and body in it has been removed and freed.
+final class Space {
+    let pointer: UnsafeMutablePointer<cpSpace>
+
+    init() {
+        BannerGuard.silenceOnce()
+        pointer = cpSpaceNew()!
+        EngineCensus.spaceCreated()
+    }
+
+    deinit {
+        // Chipmunk: "cpSpaceFree() ... does not free any bodies or shapes"; those
+        // are freed by their owners, which hold this object alive until they are gone.
+        cpSpaceFree(pointer)
+        EngineCensus.spaceFreed()
+    }
+}
+
+/// Debian's Chipmunk is a debug build: the first `cpSpaceNew` in a process prints a
+/// two-line banner with `printf`. That would corrupt `--trace -`, so the first space is
+/// created once with file descriptor 1 pointed at `/dev/null`.
+enum BannerGuard {
+    private static let silenced: Void = {
+        fflush(nil) // every C stream, stdout included
+        let saved = dup(STDOUT_FILENO)
+        let devNull = open("/dev/null", O_WRONLY)
+        if saved >= 0, devNull >= 0 {
+            dup2(devNull, STDOUT_FILENO)
+        }
+        let probe = cpSpaceNew()
+        cpSpaceFree(probe)
+        fflush(nil) // every C stream, stdout included
+        if saved >= 0, devNull >= 0 {
+            dup2(saved, STDOUT_FILENO)
+        }
+        if devNull >= 0 { close(devNull) }
+        if saved >= 0 { close(saved) }
+    }()
+
+    static func silenceOnce() { _ = silenced }
+}

@@ -1,0 +1,109 @@
+internal import CChipmunk
+
+/// A running physics world: one Chipmunk space with its static segments and crates.
+///
+/// `World` is the only owner of Chipmunk objects in Tiltbox. Dropping it frees every
+/// shape and body, then the space. Build it from a validated `Scenario`; it never
+/// sees unchecked user data, because Debian's debug build of Chipmunk aborts the
+/// process on a failed assertion.
+public final class World {
+    /// The crates, in scenario order (the trace body order).
+    public let crates: [Crate]
+    /// The scenario this world was built from.
+    public let scenario: Scenario
+
+    private let space: Space
+    private let walls: [Wall]
+    private var currentGravity: Vec2
+
+    /// The largest magnitude any state value may reach before the world counts as
+    /// diverged. Beyond it the next step could overflow to infinity inside Chipmunk,
+    /// whose debug build aborts the process on a non-finite body
+    /// (`cpBodySanityCheck`); stopping here turns that abort into a reported error.
+    public static let divergenceLimit = 1e100
+
+    /// Builds the space, its walls and its crates from a validated scenario.
+    public init(scenario: Scenario) {
+        self.scenario = scenario
+        let space = Space()
+        self.space = space
+        let settings = scenario.world
+        switch settings.spatialIndex {
+        case .bbtree:
+            break // Chipmunk's default.
+        case .hash(let cellSize, let count):
+            cpSpaceUseSpatialHash(space.pointer, cellSize, Int32(count))
+        }
+        cpSpaceSetIterations(space.pointer, Int32(settings.iterations))
+        cpSpaceSetDamping(space.pointer, settings.damping)
+        cpSpaceSetCollisionSlop(space.pointer, settings.collisionSlop)
+        currentGravity = settings.gravity
+        cpSpaceSetGravity(space.pointer, cpv(settings.gravity.x, settings.gravity.y))
+        walls = scenario.allSegments.map { Wall(spec: $0, space: space) }
+        crates = scenario.crates.map { Crate(spec: $0, space: space) }
+    }
+
+    /// The gravity currently applied, in units/s².
+    public var gravity: Vec2 { currentGravity }
+
+    /// Sets gravity for the following steps. A no-op when the value is unchanged (bit
+    /// for bit), because `cpSpaceSetGravity` wakes every sleeping body.
+    /// The corresponding Chipmunk call is `cpSpaceSetGravity`.
+    public func setGravity(_ g: Vec2) {
+        precondition(g.isFinite, "gravity is validated before it reaches the engine")
+        if g.bitwiseEquals(currentGravity) { return }
+        currentGravity = g
+        cpSpaceSetGravity(space.pointer, cpv(g.x, g.y))
+    }
+
+    /// Advances the world by one fixed step of `dt` seconds.
+    /// The corresponding Chipmunk call is `cpSpaceStep`.
+    public func step(dt: Double) {
+        cpSpaceStep(space.pointer, dt)
+    }
+
+    /// Every crate's state, in crate order.
+    public var states: [CrateState] { crates.map(\.state) }
+
+    /// Writes the six trace fields of every crate, in crate order, into `buffer`
+    /// (which must hold `6 × crates.count` doubles). The step loop uses this to read
+    /// all states without allocating.
+    public func readStates(into buffer: UnsafeMutableBufferPointer<Double>) {
+        precondition(buffer.count >= crates.count * 6)
+        guard var out = buffer.baseAddress else { return }
+        for crate in crates {
+            crate.writeState(to: out)
+            out += 6
+        }
+    }
+
+    /// The first crate whose state is non-finite or beyond `divergenceLimit`, reading
+    /// the fields laid out by `readStates(into:)`.
+    public func firstDivergence(in buffer: UnsafeBufferPointer<Double>) -> Divergence? {
+        for index in 0..<crates.count {
+            for field in 0..<6 {
+                let value = buffer[index * 6 + field]
+                if !value.isFinite || abs(value) > World.divergenceLimit {
+                    return Divergence(crateIndex: index, crateID: crates[index].id,
+                                      field: CrateState.fieldNames[field], value: value)
+                }
+            }
+        }
+        return nil
+    }
+}
+
+/// Where a world first left the finite, representable range.
+public struct Divergence: Sendable, Equatable, CustomStringConvertible {
+    public var crateIndex: Int
+    public var crateID: String
+    public var field: String
+    public var value: Double
+
+    public var description: String {
+        if value.isFinite {
+            return "crate '\(crateID)' \(field) = \(NumberFormat.shortest(value)) exceeds the engine's safe range (|value| ≤ 1e100): the simulation diverged"
+        }
+        return "crate '\(crateID)' \(field) is \(value) (non-finite): the simulation diverged"
+    }
+}

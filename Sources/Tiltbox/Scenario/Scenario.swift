@@ -1,0 +1,201 @@
+/// A validated scenario: everything needed to build a `World` and run it.
+///
+/// Values here have passed `ScenarioLoader`'s checks, so every number is finite and
+/// in range and nothing can trip a Chipmunk assertion. Crates are already expanded:
+/// listed crates first, then each grid row by row (row 0 at the bottom), which is
+/// also the body order in traces.
+public struct Scenario: Sendable, Equatable {
+    /// Short name, recorded in trace headers. Defaults to the file name without extension.
+    public var name: String
+    /// One-line description shown by `tiltbox validate`.
+    public var description: String
+    public var world: WorldSettings
+    public var timestep: TimestepSettings
+    /// Simulated seconds to run. Default 10.
+    public var duration: Double
+    /// Static segments: the box walls (when enabled) first, then the listed segments.
+    public var segments: [SegmentSpec]
+    /// The box walls' settings, kept so a renderer can tell walls from segments.
+    public var walls: WallSettings
+    public var crates: [CrateSpec]
+    /// Optional tilt input driving gravity; `nil` means constant `world.gravity`.
+    public var tilt: TiltSettings?
+
+    public init(
+        name: String, description: String = "", world: WorldSettings,
+        timestep: TimestepSettings = TimestepSettings(), duration: Double = 10,
+        walls: WallSettings = WallSettings(), segments: [SegmentSpec] = [],
+        crates: [CrateSpec] = [], tilt: TiltSettings? = nil
+    ) {
+        self.name = name
+        self.description = description
+        self.world = world
+        self.timestep = timestep
+        self.duration = duration
+        self.walls = walls
+        self.segments = segments
+        self.crates = crates
+        self.tilt = tilt
+    }
+
+    /// The number of fixed steps the run takes: `duration × hz`, rounded to the nearest step.
+    public var totalSteps: Int { Int((duration * timestep.hz).rounded()) }
+
+    /// The static segments of the world: the four box walls when `walls.box` is on
+    /// (bottom, right, top, left), then the listed segments.
+    public var allSegments: [SegmentSpec] {
+        guard walls.box else { return segments }
+        let w = world.size.x, h = world.size.y
+        let corners = [Vec2(0, 0), Vec2(w, 0), Vec2(w, h), Vec2(0, h)]
+        let box = (0..<4).map { i in
+            SegmentSpec(from: corners[i], to: corners[(i + 1) % 4], radius: walls.radius,
+                        friction: walls.friction, elasticity: walls.elasticity)
+        }
+        return box + segments
+    }
+}
+
+/// How Chipmunk finds candidate pairs. The two broad phases give different (each
+/// repeatable) results, so the choice is part of the scenario and of the trace header.
+public enum SpatialIndex: Sendable, Equatable {
+    /// Chipmunk's default bounding-box tree.
+    case bbtree
+    /// `cpSpaceUseSpatialHash(space, cellSize, count)`.
+    case hash(cellSize: Double, count: Int)
+
+    /// The name written in trace headers: `bbtree` or `hash:<cellSize>:<count>`.
+    public var traceName: String {
+        switch self {
+        case .bbtree: return "bbtree"
+        case .hash(let cellSize, let count): return "hash:\(NumberFormat.shortest(cellSize)):\(count)"
+        }
+    }
+}
+
+/// World-wide settings (`world` in the scenario file).
+public struct WorldSettings: Sendable, Equatable {
+    /// Width and height in world units. Required.
+    public var size: Vec2
+    /// Gravity in units/s². Default `[0, -980]`.
+    public var gravity: Vec2
+    /// Solver iterations per step. Default 10. The corresponding Chipmunk call is `cpSpaceSetIterations`.
+    public var iterations: Int
+    /// Fraction of velocity kept per second. Default 1 (no damping).
+    public var damping: Double
+    /// Allowed overlap between shapes. Default 0.1.
+    public var collisionSlop: Double
+    /// Broad phase. Default `.bbtree`.
+    public var spatialIndex: SpatialIndex
+
+    public init(size: Vec2, gravity: Vec2 = Vec2(0, -980), iterations: Int = 10, damping: Double = 1,
+                collisionSlop: Double = 0.1, spatialIndex: SpatialIndex = .bbtree) {
+        self.size = size
+        self.gravity = gravity
+        self.iterations = iterations
+        self.damping = damping
+        self.collisionSlop = collisionSlop
+        self.spatialIndex = spatialIndex
+    }
+}
+
+/// The fixed timestep (`timestep` in the scenario file).
+public struct TimestepSettings: Sendable, Equatable {
+    /// Physics steps per simulated second. Default 120.
+    public var hz: Double
+    /// The most steps one frame may take before time is dropped. Default 8.
+    public var maxStepsPerFrame: Int
+
+    public init(hz: Double = 120, maxStepsPerFrame: Int = 8) {
+        self.hz = hz
+        self.maxStepsPerFrame = maxStepsPerFrame
+    }
+
+    /// The step length in seconds, `1 / hz`.
+    public var dt: Double { 1 / hz }
+}
+
+/// The automatic box of four walls along the world's edges (`walls`).
+public struct WallSettings: Sendable, Equatable {
+    /// Whether to put four static segments on the edges of the world. Default true.
+    public var box: Bool
+    public var radius: Double
+    public var friction: Double
+    public var elasticity: Double
+
+    public init(box: Bool = true, radius: Double = 1, friction: Double = 0.8, elasticity: Double = 0.3) {
+        self.box = box
+        self.radius = radius
+        self.friction = friction
+        self.elasticity = elasticity
+    }
+}
+
+/// One static segment (a wall, a ramp, a shelf).
+public struct SegmentSpec: Sendable, Equatable {
+    public var from: Vec2
+    public var to: Vec2
+    /// Half thickness in world units. Default 1.
+    public var radius: Double
+    public var friction: Double
+    public var elasticity: Double
+
+    public init(from: Vec2, to: Vec2, radius: Double = 1, friction: Double = 0.8, elasticity: Double = 0.3) {
+        self.from = from
+        self.to = to
+        self.radius = radius
+        self.friction = friction
+        self.elasticity = elasticity
+    }
+}
+
+/// One crate: a box-shaped dynamic body.
+public struct CrateSpec: Sendable, Equatable {
+    public var id: String
+    /// Centre of the box in world units.
+    public var position: Vec2
+    /// Width and height. Default `[32, 32]`.
+    public var size: Vec2
+    /// Radians, counter-clockwise. Default 0.
+    public var angle: Double
+    /// Default 1. The moment of inertia follows from the box formula (`cpMomentForBox`).
+    public var mass: Double
+    public var friction: Double
+    public var elasticity: Double
+    public var velocity: Vec2
+    public var angularVelocity: Double
+
+    public init(id: String, position: Vec2, size: Vec2 = Vec2(32, 32), angle: Double = 0, mass: Double = 1,
+                friction: Double = 0.7, elasticity: Double = 0.3, velocity: Vec2 = .zero,
+                angularVelocity: Double = 0) {
+        self.id = id
+        self.position = position
+        self.size = size
+        self.angle = angle
+        self.mass = mass
+        self.friction = friction
+        self.elasticity = elasticity
+        self.velocity = velocity
+        self.angularVelocity = angularVelocity
+    }
+}
+
+/// How the device is held: maps the device-frame reading to world axes (FORMATS.md §2).
+public enum Orientation: String, Sendable, CaseIterable {
+    case portrait, portraitUpsideDown, landscapeLeft, landscapeRight
+}
+
+/// The scenario's optional `tilt` key: a gravity input file and how to read it.
+public struct TiltSettings: Sendable, Equatable {
+    /// The tilt file, already resolved against the scenario file's folder.
+    public var file: String
+    /// Default `portrait`.
+    public var orientation: Orientation
+    /// World units per 1 g; `nil` means the length of `world.gravity`.
+    public var g: Double?
+
+    public init(file: String, orientation: Orientation = .portrait, g: Double? = nil) {
+        self.file = file
+        self.orientation = orientation
+        self.g = g
+    }
+}

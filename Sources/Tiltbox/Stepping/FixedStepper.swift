@@ -10,8 +10,12 @@ public struct FixedStepper: Sendable {
     /// The most steps a single frame may take.
     public let maxStepsPerFrame: Int
 
-    /// Unsimulated time carried to the next frame, always in `0 ..< dt` after a frame.
-    public private(set) var accumulator: Double = 0
+    /// Unsimulated time carried to the next frame, counted in steps (`seconds × hz`).
+    /// Keeping it in steps makes the usual cases exact: a 1/60 s frame at 120 Hz adds
+    /// exactly 2, where adding seconds and subtracting `dt` would drift by an ulp and
+    /// move a step into the next frame.
+    private var owedSteps: Double = 0
+    private let hz: Double
     /// Steps taken so far; the next step is physics step `stepCount`.
     public private(set) var stepCount: Int = 0
     /// Whole steps skipped because a frame hit the cap.
@@ -22,8 +26,13 @@ public struct FixedStepper: Sendable {
     public init(dt: Double, maxStepsPerFrame: Int) {
         precondition(dt > 0 && dt.isFinite && maxStepsPerFrame >= 1)
         self.dt = dt
+        self.hz = 1 / dt
         self.maxStepsPerFrame = maxStepsPerFrame
     }
+
+    /// Unsimulated time carried to the next frame in seconds, in `0 ..< dt` after a
+    /// frame that did not stop at a limit.
+    public var accumulator: Double { owedSteps * dt }
 
     /// Simulated time the cap dropped, `droppedSteps × dt` (exact in steps).
     public var droppedTime: Double { Double(droppedSteps) * dt }
@@ -32,7 +41,7 @@ public struct FixedStepper: Sendable {
     public var simulatedTime: Double { Double(stepCount) * dt }
 
     /// How far between the last step and the next the frame clock stands, in `[0, 1)`.
-    public var alpha: Double { accumulator / dt }
+    public var alpha: Double { owedSteps }
 
     /// What one frame did.
     public struct FrameReport: Sendable, Equatable {
@@ -53,23 +62,19 @@ public struct FixedStepper: Sendable {
     ) rethrows -> FrameReport {
         precondition(frameDuration >= 0 && frameDuration.isFinite, "frame durations are validated by the frame clock")
         frameCount += 1
-        accumulator += frameDuration
+        owedSteps += frameDuration * hz
         var taken = 0
-        while accumulator >= dt && taken < maxStepsPerFrame && taken < limit {
+        while owedSteps >= 1 && taken < maxStepsPerFrame && taken < limit {
             try step(stepCount)
             stepCount += 1
-            accumulator -= dt
+            owedSteps -= 1
             taken += 1
         }
         var dropped = 0
-        if taken == maxStepsPerFrame && accumulator >= dt {
-            dropped = Int((accumulator / dt).rounded(.down))
-            accumulator -= Double(dropped) * dt
-            if accumulator >= dt { // guard against rounding in the division
-                accumulator -= dt
-                dropped += 1
-            }
-            if accumulator < 0 { accumulator = 0 }
+        if taken == maxStepsPerFrame && owedSteps >= 1 {
+            let whole = owedSteps.rounded(.down)
+            dropped = whole < Double(Int.max) ? Int(whole) : Int.max
+            owedSteps -= whole
             droppedSteps += dropped
         }
         return FrameReport(steps: taken, droppedSteps: dropped)

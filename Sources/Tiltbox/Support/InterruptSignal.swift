@@ -1,0 +1,33 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// Turns SIGINT (Ctrl-C) and SIGTERM into a flag the run loop polls between steps,
+/// so a run can close its trace with an `interrupted` end line instead of dying mid-line.
+public enum InterruptSignal {
+    private static let received = Atomic<Int32>(0)
+
+    /// Installs the handlers. After this, Ctrl-C no longer kills the process: the run
+    /// loop must poll `isRaised`.
+    public static func install() {
+        var action = sigaction()
+        #if canImport(Glibc)
+        action.__sigaction_handler.sa_handler = { signal in InterruptSignal.received.store(signal, ordering: .relaxed) }
+        #else
+        action.__sigaction_u.__sa_handler = { signal in InterruptSignal.received.store(signal, ordering: .relaxed) }
+        #endif
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = 0
+        sigaction(SIGINT, &action, nil)
+        sigaction(SIGTERM, &action, nil)
+    }
+
+    /// True once SIGINT or SIGTERM has arrived.
+    public static var isRaised: Bool { received.load(ordering: .relaxed) != 0 }
+
+    /// The signal that arrived, or 0.
+    public static var signal: Int32 { received.load(ordering: .relaxed) }
+}

@@ -1,0 +1,30 @@
+/// The scenario `tiltbox` runs when given none: the classic "book" scene, a 480×320
+/// landscape box with a handful of crates. `Scenarios/book.json` holds the same text
+/// (a test keeps the two equal).
+public enum BuiltInScenario {
+    public static let name = "book"
+
+    /// Parses the built-in scenario (it always validates; the error type is that of any scenario).
+    public static func load() throws(InputError) -> Scenario {
+        try ScenarioLoader.parse(text: json, file: "<built-in default>", baseDirectory: nil)
+    }
+
+    public static let json = """
+        {
+          "format": "tiltbox-scenario/1",
+          "name": "book",
+          "description": "The classic demo: a 480x320 landscape box with a handful of crates sliding as the device tilts",
+          "world": { "size": [480, 320], "gravity": [0, -980] },
+          "duration": 10.0,
+          "walls": { "box": true, "radius": 1, "friction": 0.8, "elasticity": 0.3 },
+          "crates": [
+            { "id": "red",    "position": [120, 200], "size": [40, 40], "angle": 0.2 },
+            { "id": "green",  "position": [200, 120], "size": [60, 30] },
+            { "id": "blue",   "position": [280, 220], "size": [30, 30], "angle": -0.4 },
+            { "id": "yellow", "position": [360, 160], "size": [50, 50], "mass": 2.0 },
+            { "id": "purple", "position": [420, 260], "size": [24, 36], "angle": 0.7 },
+            { "id": "orange", "position": [60, 80],   "size": [36, 24] }
+          ]
+        }
+        """
+}

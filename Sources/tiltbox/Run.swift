@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import Tiltbox
+
+extension TiltboxCommand {
+    /// `tiltbox run`: run a scenario headless, optionally writing a trace.
+    struct Run: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run a scenario (the built-in default when none is given).",
+            discussion: """
+                Without --trace, prints a summary: steps, simulated time, dropped time, wall time, steps/s and the digest.
+                With --trace FILE, writes a JSON-lines trace; --trace - writes it to standard output (the summary then goes to standard error).
+                """)
+
+        @Argument(help: "Scenario file (JSON). Omit it to run the built-in default scenario.")
+        var scenario: String?
+
+        @Option(name: .long, help: ArgumentHelp("Write a JSON-lines trace to FILE, or to standard output with '-'.", valueName: "FILE"))
+        var trace: String?
+
+        @OptionGroup var recording: RecordingOptions
+
+        @Option(name: .long, help: ArgumentHelp("Frame clock feeding the accumulator: steady:HZ, jitter:HZ:SEED, stall:HZ:AT:SECONDS or file:PATH. Physics is the same whatever the profile.", valueName: "PROFILE"))
+        var frames: String = "steady:60"
+
+        @Flag(name: .long, help: "Pace frames on the monotonic clock like a display link (--fps per second).")
+        var realtime = false
+
+        @Option(name: .long, help: ArgumentHelp("Frames per second for --realtime.", valueName: "FPS"))
+        var fps: Double = 60
+
+        @Option(name: .long, help: ArgumentHelp("Output: 'auto' (a summary when stdout is not a terminal) or 'none' (summary only).", valueName: "VIEW"))
+        var view: ViewChoice = .auto
+
+        func validate() throws {
+            guard fps.isFinite, fps > 0, fps <= 1000 else { throw ValidationError("--fps must be a number in (0, 1000]") }
+        }
+
+        func run() throws {
+            let loaded = try ScenarioSource.load(scenario)
+            let profile = try FrameProfile.parse(frames)
+            let options = try recording.runOptions(for: loaded.scenario, frames: profile, realtime: realtime, fps: fps)
+            let track = ConstantGravity(loaded.scenario.world.gravity)
+            InterruptSignal.install()
+            let report = try HeadlessRun.execute(
+                scenario: loaded.scenario, track: track, options: options, tracePath: trace)
+            let summaryToStdout = trace != "-"
+            if summaryToStdout {
+                report.printSummary(scenarioLabel: loaded.label, to: Console.out)
+            } else {
+                report.printSummary(scenarioLabel: loaded.label, to: Console.error)
+            }
+            try report.exitIfNotComplete()
+        }
+    }
+}
+
+/// `--view` choices available in this build.
+enum ViewChoice: String, ExpressibleByArgument, CaseIterable {
+    case auto, none
+}
+
+/// Options shared by `run` and `verify`: how often to record and how long to run.
+struct RecordingOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Record every K-th step (step 0 and the last are always recorded).", valueName: "K"))
+    var every: Int = 1
+
+    @Option(name: .long, help: ArgumentHelp("Simulated seconds to run instead of the scenario's duration.", valueName: "S"))
+    var duration: Double?
+
+    func validate() throws {
+        guard every >= 1 else { throw ValidationError("--every must be a whole number ≥ 1") }
+        if let duration {
+            guard duration.isFinite, duration > 0, duration <= ScenarioLimits.standard.maxDuration else {
+                throw ValidationError("--duration must be a number of seconds in (0, \(Int(ScenarioLimits.standard.maxDuration))]")
+            }
+        }
+    }
+
+    func runOptions(for scenario: Scenario, frames: FrameProfile = .steady(hz: 60), realtime: Bool = false, fps: Double = 60) throws -> RunOptions {
+        var steps: Int?
+        if let duration {
+            let count = (duration * scenario.timestep.hz).rounded()
+            guard count >= 1, count <= Double(ScenarioLimits.standard.maxSteps) else {
+                throw ValidationError("--duration \(duration) gives \(count) steps at \(scenario.timestep.hz) Hz; the limit is 1 to \(ScenarioLimits.standard.maxSteps)")
+            }
+            steps = Int(count)
+        }
+        return RunOptions(every: every, totalSteps: steps, frames: frames, realtime: realtime, fps: fps)
+    }
+}

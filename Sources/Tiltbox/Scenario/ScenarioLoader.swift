@@ -138,7 +138,8 @@ public enum ScenarioLoader {
         }
         let reader = FieldReader(file: file)
         guard case .object = root.value else {
-            throw reader.error(at: root, "", "expected a scenario object at the top level, got \(root.value.typeName)")
+            throw InputError(file: file, location: root.location,
+                             reason: "expected a scenario object at the top level, got \(root.value.typeName)")
         }
         // Check the format before the keys: a tilt file or trace passed by mistake should
         // be named as such, not as a list of unknown keys.

@@ -137,6 +137,9 @@ let badInputs: [BadInput] = [
              line: 3, "must be > 0"),
     BadInput("hash cell size too small for the walls", world(#""spatialIndex": {"hash": {"cellSize": 0.001}}"#),
              path: "world.spatialIndex.hash.cellSize", line: 3, "is too small: a segment would cover"),
+    BadInput("hash cell size too small for a crate", scenarioText(world: #""size": [480, 320], "spatialIndex": {"hash": {}}"#,
+             #""walls": {"box": false}, "crates": [{"id": "big", "position": [1, 1], "size": [100000, 100000]}]"#),
+             path: "world.spatialIndex.hash", line: 3, "cell size 20 is too small: crate \"big\" would cover about"),
     // Caps.
     BadInput("world too big", scenarioText(world: #""size": [2e6, 320]"#), path: "world.size[0]", line: 3, "≤ 1000000"),
     BadInput("gravity too strong", world(#""gravity": [0, -1e7]"#), path: "world.gravity[1]", line: 3, "between -1000000 and 1000000"),

@@ -200,6 +200,15 @@ let formatsExample = """
         #expect(error?.description.contains("UTF-8") == true)
     }
 
+    @Test func emptyFileIsASyntaxError() throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/empty.json"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+        let error = #expect(throws: InputError.self) { try ScenarioLoader.load(path: path) }
+        #expect(error?.description == "\(path):1:1: expected a value, found end of file")
+    }
+
     @Test func syntaxErrorInAFileNamesLineAndColumn() throws {
         let folder = try makeFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -444,8 +444,11 @@ public enum ScenarioLoader {
             consider(cells(crate.size.length, crate.size.length), "crate \"\(crate.id)\"")
         }
         guard let worst else { return }
-        let node = worldObject["spatialIndex"]?["hash"]?["cellSize"] ?? worldObject["spatialIndex"] ?? worldObject.node
-        throw worldObject.reader.error(at: node, "world.spatialIndex.hash.cellSize",
+        // Blame cellSize where the file set it, else the hash object that defaulted it.
+        let hash = worldObject["spatialIndex"]?["hash"]
+        let (node, path) = hash?["cellSize"].map { ($0, "world.spatialIndex.hash.cellSize") }
+            ?? (hash ?? worldObject.node, "world.spatialIndex.hash")
+        throw worldObject.reader.error(at: node, path,
             "cell size \(NumberFormat.shortest(cellSize)) is too small: \(worst.what) would cover about "
             + "\(NumberFormat.shortest(worst.cells)) hash cells, more than the limit of \(limits.maxHashCellsPerShape)")
     }

@@ -22,6 +22,9 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
 public struct JSONNode: Sendable {
     public var value: JSONValue
     public var location: SourceLocation
+    /// For an object member, where its key stood (the opening quote), so that an
+    /// unknown key can be reported at the key rather than at its value.
+    public var keyLocation: SourceLocation? = nil
 }
 
 /// The JSON data model. Objects keep their members in source order (never a
@@ -200,7 +203,8 @@ public struct JSONParser {
             guard current == UInt8(ascii: ":") else { throw error("expected ':' after key \"\(key)\", found \(describe(current))") }
             index += 1
             skipWhitespace()
-            let node = try parseValue(depth: depth)
+            var node = try parseValue(depth: depth)
+            node.keyLocation = keyLocation
             members.append((key: key, node: node))
             skipWhitespace()
             switch current {

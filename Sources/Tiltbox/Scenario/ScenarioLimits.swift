@@ -1,0 +1,67 @@
+/// The caps `ScenarioLoader` enforces on hostile or mistaken input, in one place.
+///
+/// Every bound here is checked before anything is allocated from it (a 10⁹-crate grid
+/// fails at once, not after filling memory) and before any value reaches Chipmunk,
+/// whose Debian build is a debug build that `abort()`s the process on a failed
+/// assertion (a negative friction, a NaN velocity, a zero moment of inertia, ...).
+/// The numbers are generous for real scenes and small enough that no product of them
+/// (`duration × hz`, `mass × size²`, `position + velocity·dt`) leaves the finite range.
+public struct ScenarioLimits: Sendable, Equatable {
+    /// Largest scenario file read, in bytes (16 MiB). Checked from the file's attributes
+    /// before reading, and again on the bytes read.
+    public let maxFileBytes = 16 * 1024 * 1024
+
+    /// Most crates in a scenario, listed crates and grid crates together.
+    public let maxCrates = 100_000
+    /// Most entries in `segments` (the four box walls are not counted).
+    public let maxSegments = 100_000
+
+    /// Largest `world.size` component, in world units (each must also be > 0).
+    public let maxWorldSize = 1e6
+    /// Largest `|world.gravity|` component, in units/s². Also the cap on `tilt.g`.
+    public let maxGravity = 1e6
+    /// Largest `|x|` or `|y|` of a segment end point, a grid origin or a grid spacing.
+    public let maxCoordinate = 1e7
+
+    /// Longest `duration`, in simulated seconds (it must also be > 0).
+    public let maxDuration = 1e6
+    /// Most physics steps in a run (`duration × hz`, rounded); a run takes at least one.
+    public let maxTotalSteps = 1_000_000_000
+    /// Highest `timestep.hz` (it must also be > 0).
+    public let maxHz = 100_000.0
+    /// Most solver iterations per step (`world.iterations`, at least 1).
+    public let maxIterations = 1_000
+    /// Highest `timestep.maxStepsPerFrame` (at least 1).
+    public let maxStepsPerFrame = 10_000
+
+    /// Lightest crate. A positive floor keeps the moment of inertia (`cpMomentForBox`)
+    /// positive: Chipmunk refuses to simulate a body with zero mass or moment.
+    public let minMass = 1e-9
+    /// Heaviest crate.
+    public let maxMass = 1e12
+    /// Smallest crate width or height, in world units; a floor for the same reason as `minMass`.
+    public let minCrateSize = 1e-3
+    /// Largest crate width or height, in world units.
+    public let maxCrateSize = 1e5
+    /// Largest `|velocity|` component of a crate, in units/s.
+    public let maxSpeed = 1e7
+    /// Largest `|angularVelocity|` of a crate, in radians/s.
+    public let maxAngularVelocity = 1e6
+    /// Largest `|angle|` of a crate, in radians.
+    public let maxAngle = 1e6
+    /// Largest friction or elasticity (both must be ≥ 0, Chipmunk asserts it).
+    public let maxMaterial = 1e3
+    /// Largest segment or wall radius, and largest `world.collisionSlop`, in world units.
+    public let maxRadius = 1e5
+
+    /// Largest spatial hash `cellSize`, in world units (it must also be > 0).
+    public let maxHashCellSize = 1e6
+    /// Largest spatial hash `count` (at least 1).
+    public let maxHashCount = 1_000_000
+    /// Most hash cells one shape's bounding box may cover. Chipmunk's spatial hash visits
+    /// every cell under a shape when it inserts or queries it, so a tiny `cellSize` under
+    /// a big wall or crate would stall the run (or exhaust memory) rather than fail.
+    public let maxHashCellsPerShape = 1_000_000
+
+    public init() {}
+}

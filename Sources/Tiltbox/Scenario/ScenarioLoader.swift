@@ -1,0 +1,455 @@
+import Foundation
+
+/// Reads and validates scenario files (`tiltbox-scenario/1`, FORMATS.md §1).
+///
+/// A `Scenario` that comes out of here is safe to hand to `World`: every number is
+/// finite and within `ScenarioLimits`, every key is known, crate ids are unique and
+/// every crate starts inside the world. Anything else is an `InputError` naming the
+/// file, the line and column of the offending JSON value and its field path
+/// (`crates[3].size[1]`). The loader never opens the tilt file; it only resolves its path.
+///
+/// Defaults (FORMATS.md and `Scenario.swift`), plus the choices this loader makes:
+/// - `name`: the file's base name without extension; `description`: `""`.
+/// - `world.spatialIndex`: `"bbtree"`, or `{"hash": {"cellSize": 20, "count": 4000}}`
+///   where both inner keys are optional with those defaults.
+/// - Integer fields (`iterations`, `columns`, ...) accept any integral JSON number (`8` or `8.0`).
+/// - `grids[i]`: `origin`, `columns`, `rows` and `spacing` are required; `idPrefix`
+///   defaults to `"g<i>_"` (so grid 0's crates are `g0_0_0`, `g0_0_1`, ...); `crate`
+///   takes the crate keys other than `id` and `position`, with the crate defaults.
+///   Crate `(row, col)` sits at `origin + (col·spacing.x, row·spacing.y)` with id
+///   `<idPrefix><row>_<col>`; crates are made row by row, row 0 first, columns left to right.
+/// - `tilt.file` is resolved against the scenario file's folder when relative.
+public enum ScenarioLoader {
+    /// The caps enforced on every scenario.
+    public static let limits = ScenarioLimits()
+
+    /// The only accepted value of the `format` key.
+    public static let format = "tiltbox-scenario/1"
+
+    /// Reads, parses and validates the scenario file at `path`.
+    ///
+    /// The file must be a regular file of at most `limits.maxFileBytes` bytes of UTF-8
+    /// JSON; a relative `tilt.file` is resolved against the folder of `path`.
+    public static func load(path: String) throws(InputError) -> Scenario {
+        let data = try readFile(path)
+        let parsed: Result<JSONNode, JSONSyntaxError> = data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            return Result { () throws(JSONSyntaxError) in try JSONParser.parse(utf8: bytes) }
+        }
+        return try build(parsed, file: path, baseDirectory: directory(of: path))
+    }
+
+    /// Parses and validates scenario text; `file` is used in error messages and for the
+    /// default name, `baseDirectory` (when not `nil`) to resolve a relative tilt path.
+    /// For tests and the built-in default scenario.
+    public static func parse(text: String, file: String, baseDirectory: String?) throws(InputError) -> Scenario {
+        guard text.utf8.count <= limits.maxFileBytes else {
+            throw InputError(file: file, reason: "scenario is \(text.utf8.count) bytes, more than the limit of \(limits.maxFileBytes)")
+        }
+        let parsed = Result { () throws(JSONSyntaxError) in try JSONParser.parse(text) }
+        return try build(parsed, file: file, baseDirectory: baseDirectory)
+    }
+
+    // MARK: - Files
+
+    /// Reads the whole file after checking from its attributes that it is a regular
+    /// file small enough to read (so `/dev/zero`, a FIFO or a 10 GB file fail at once).
+    static func readFile(_ path: String) throws(InputError) -> Data {
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw InputError(file: path, reason: "no such file")
+        }
+        guard !isDirectory.boolValue else {
+            throw InputError(file: path, reason: "is a directory, not a scenario file")
+        }
+        // attributesOfItem describes a symbolic link itself; look at what it points to.
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        let attributes: [FileAttributeKey: Any]
+        do {
+            attributes = try manager.attributesOfItem(atPath: resolved)
+        } catch {
+            throw InputError(file: path, reason: "cannot read the file's attributes: \(error.localizedDescription)")
+        }
+        if let type = attributes[.type] as? FileAttributeType, type != .typeRegular {
+            throw InputError(file: path, reason: "is not a regular file")
+        }
+        let size = (attributes[.size] as? NSNumber)?.uint64Value ?? 0
+        guard size <= UInt64(limits.maxFileBytes) else {
+            throw InputError(file: path, reason: "file is \(size) bytes, more than the limit of \(limits.maxFileBytes)")
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw InputError(file: path, reason: "cannot read the file: \(error.localizedDescription)")
+        }
+        // The file may have grown between the check and the read.
+        guard data.count <= limits.maxFileBytes else {
+            throw InputError(file: path, reason: "file is \(data.count) bytes, more than the limit of \(limits.maxFileBytes)")
+        }
+        return data
+    }
+
+    /// The folder part of `path` (`nil` for a bare file name, which resolves against
+    /// the working directory anyway).
+    static func directory(of path: String) -> String? {
+        guard let slash = path.lastIndex(of: "/") else { return nil }
+        if slash == path.startIndex { return "/" }
+        return String(path[..<slash])
+    }
+
+    /// `file` as given when absolute or when there is no base, else `base/file`.
+    static func resolve(_ file: String, against base: String?) -> String {
+        guard let base, !base.isEmpty, !file.hasPrefix("/") else { return file }
+        return base.hasSuffix("/") ? base + file : base + "/" + file
+    }
+
+    /// The file's base name without its extension, the default scenario name.
+    static func defaultName(for file: String) -> String {
+        var base = Substring(file)
+        if let slash = base.lastIndex(of: "/") { base = base[base.index(after: slash)...] }
+        if let dot = base.lastIndex(of: "."), dot != base.startIndex { base = base[..<dot] }
+        return base.isEmpty ? "scenario" : String(base)
+    }
+
+    // MARK: - Keys
+
+    static let topKeys = ["format", "name", "description", "world", "timestep", "duration",
+                          "walls", "segments", "crates", "grids", "tilt"]
+    static let worldKeys = ["size", "gravity", "iterations", "damping", "collisionSlop", "spatialIndex"]
+    static let timestepKeys = ["hz", "maxStepsPerFrame"]
+    static let wallKeys = ["box", "radius", "friction", "elasticity"]
+    static let segmentKeys = ["from", "to", "radius", "friction", "elasticity"]
+    static let crateBodyKeys = ["size", "angle", "mass", "friction", "elasticity", "velocity", "angularVelocity"]
+    static let crateKeys = ["id", "position"] + crateBodyKeys
+    static let gridKeys = ["idPrefix", "origin", "columns", "rows", "spacing", "crate"]
+    static let tiltKeys = ["file", "orientation", "g"]
+    static let hashKeys = ["cellSize", "count"]
+
+    // MARK: - Building
+
+    private static func build(_ parsed: Result<JSONNode, JSONSyntaxError>, file: String,
+                              baseDirectory: String?) throws(InputError) -> Scenario {
+        let root: JSONNode
+        switch parsed {
+        case .success(let node): root = node
+        case .failure(let error): throw InputError(file: file, location: error.location, reason: error.reason)
+        }
+        let reader = FieldReader(file: file)
+        guard case .object = root.value else {
+            throw InputError(file: file, location: root.location,
+                             reason: "expected a scenario object at the top level, got \(root.value.typeName)")
+        }
+        // Check the format before the keys: a tilt file or trace passed by mistake should
+        // be named as such, not as a list of unknown keys.
+        guard let formatNode = root["format"] else {
+            throw reader.error(at: root, "format", "missing required key \"format\" (expected \"\(format)\")")
+        }
+        let formatValue = try reader.string(formatNode, "format", allowEmpty: true)
+        guard formatValue == format else {
+            throw reader.error(at: formatNode, "format", "unknown format \"\(formatValue)\" (expected \"\(format)\")")
+        }
+        let top = try reader.object(root, "", keys: topKeys)
+
+        let name = try top.string("name", default: defaultName(for: file), allowEmpty: false)
+        let description = try top.string("description", default: "", allowEmpty: true)
+
+        guard let worldObject = try top.object("world", keys: worldKeys) else {
+            throw reader.error(at: root, "world", "missing required key \"world\" (it needs at least \"size\")")
+        }
+        let world = try worldSettings(worldObject)
+
+        let timestep = try timestepSettings(top.object("timestep", keys: timestepKeys))
+        let duration = try top.number("duration", default: 10, .positive(max: limits.maxDuration))
+        try checkTotalSteps(duration: duration, timestep: timestep, top: top)
+
+        let walls = try wallSettings(top.object("walls", keys: wallKeys))
+        let segments = try segmentSpecs(top)
+        let crates = try crateSpecs(top, world: world)
+        let tilt = try tiltSettings(top.object("tilt", keys: tiltKeys), baseDirectory: baseDirectory)
+
+        let scenario = Scenario(name: name, description: description, world: world, timestep: timestep,
+                                duration: duration, walls: walls, segments: segments, crates: crates, tilt: tilt)
+        try checkHashCells(scenario, worldObject: worldObject)
+        return scenario
+    }
+
+    private static func worldSettings(_ object: ObjectReader) throws(InputError) -> WorldSettings {
+        let defaults = WorldSettings(size: .zero)
+        return try WorldSettings(
+            size: object.vec2("size", default: nil, .positive(max: limits.maxWorldSize)),
+            gravity: object.vec2("gravity", default: defaults.gravity, .magnitude(limits.maxGravity)),
+            iterations: object.integer("iterations", default: defaults.iterations, min: 1, max: limits.maxIterations),
+            damping: object.number("damping", default: defaults.damping, .closed(0, 1)),
+            collisionSlop: object.number("collisionSlop", default: defaults.collisionSlop, .nonNegative(max: limits.maxRadius)),
+            spatialIndex: spatialIndex(object)
+        )
+    }
+
+    private static func spatialIndex(_ world: ObjectReader) throws(InputError) -> SpatialIndex {
+        guard let node = world["spatialIndex"] else { return .bbtree }
+        let path = world.path("spatialIndex")
+        let expected = "expected \"bbtree\" or {\"hash\": {\"cellSize\": 20, \"count\": 4000}}"
+        switch node.value {
+        case .string("bbtree"):
+            return .bbtree
+        case .string(let other):
+            throw world.reader.error(at: node, path, "unknown spatial index \"\(other)\"; \(expected)")
+        case .object:
+            let wrapper = try world.reader.object(node, path, keys: ["hash"])
+            guard let hash = try wrapper.object("hash", keys: hashKeys) else {
+                throw world.reader.error(at: node, path, "missing key \"hash\"; \(expected)")
+            }
+            return try .hash(
+                cellSize: hash.number("cellSize", default: 20, .positive(max: limits.maxHashCellSize)),
+                count: hash.integer("count", default: 4000, min: 1, max: limits.maxHashCount)
+            )
+        default:
+            throw world.reader.error(at: node, path, "\(expected), got \(node.value.typeName)")
+        }
+    }
+
+    private static func timestepSettings(_ object: ObjectReader?) throws(InputError) -> TimestepSettings {
+        let defaults = TimestepSettings()
+        guard let object else { return defaults }
+        return try TimestepSettings(
+            hz: object.number("hz", default: defaults.hz, .positive(max: limits.maxHz)),
+            maxStepsPerFrame: object.integer("maxStepsPerFrame", default: defaults.maxStepsPerFrame,
+                                             min: 1, max: limits.maxStepsPerFrame)
+        )
+    }
+
+    /// A run takes `duration × hz` steps, rounded: at least one, at most `maxTotalSteps`.
+    private static func checkTotalSteps(duration: Double, timestep: TimestepSettings, top: ObjectReader) throws(InputError) {
+        let steps = (duration * timestep.hz).rounded()
+        guard steps < 1 || steps > Double(limits.maxTotalSteps) else { return }
+        // Blame whichever of the two the file set (duration first); both bounded, so steps is finite.
+        let (node, path) = top["duration"].map { ($0, "duration") }
+            ?? top["timestep"]?["hz"].map { ($0, "timestep.hz") }
+            ?? (top.node, "duration")
+        let reason = "duration × timestep.hz = \(NumberFormat.shortest(duration)) × \(NumberFormat.shortest(timestep.hz)) "
+            + "gives \(NumberFormat.shortest(steps)) steps; a run needs between 1 and \(limits.maxTotalSteps)"
+        throw top.reader.error(at: node, path, reason)
+    }
+
+    private static func wallSettings(_ object: ObjectReader?) throws(InputError) -> WallSettings {
+        let defaults = WallSettings()
+        guard let object else { return defaults }
+        return try WallSettings(
+            box: object.bool("box", default: defaults.box),
+            radius: object.number("radius", default: defaults.radius, .nonNegative(max: limits.maxRadius)),
+            friction: object.number("friction", default: defaults.friction, .nonNegative(max: limits.maxMaterial)),
+            elasticity: object.number("elasticity", default: defaults.elasticity, .nonNegative(max: limits.maxMaterial))
+        )
+    }
+
+    private static func segmentSpecs(_ top: ObjectReader) throws(InputError) -> [SegmentSpec] {
+        let nodes = try top.array("segments", maxCount: limits.maxSegments)
+        var segments: [SegmentSpec] = []
+        segments.reserveCapacity(nodes.count)
+        let defaults = SegmentSpec(from: .zero, to: .zero)
+        for (index, node) in nodes.enumerated() {
+            let object = try top.reader.object(node, FieldReader.element(top.path("segments"), index), keys: segmentKeys)
+            let segment = try SegmentSpec(
+                from: object.vec2("from", default: nil, .magnitude(limits.maxCoordinate)),
+                to: object.vec2("to", default: nil, .magnitude(limits.maxCoordinate)),
+                radius: object.number("radius", default: defaults.radius, .nonNegative(max: limits.maxRadius)),
+                friction: object.number("friction", default: defaults.friction, .nonNegative(max: limits.maxMaterial)),
+                elasticity: object.number("elasticity", default: defaults.elasticity, .nonNegative(max: limits.maxMaterial))
+            )
+            if segment.from == segment.to, let toNode = object["to"] {
+                throw top.reader.error(at: toNode, object.path("to"), "a segment's \"to\" must differ from its \"from\"")
+            }
+            segments.append(segment)
+        }
+        return segments
+    }
+
+    private static func tiltSettings(_ object: ObjectReader?, baseDirectory: String?) throws(InputError) -> TiltSettings? {
+        guard let object else { return nil }
+        let file = try object.string("file", default: nil, allowEmpty: false)
+        var orientation = Orientation.portrait
+        if let node = object["orientation"] {
+            let raw = try object.reader.string(node, object.path("orientation"), allowEmpty: true)
+            guard let value = Orientation(rawValue: raw) else {
+                let valid = Orientation.allCases.map(\.rawValue).joined(separator: ", ")
+                throw object.reader.error(at: node, object.path("orientation"), "unknown orientation \"\(raw)\"; valid: \(valid)")
+            }
+            orientation = value
+        }
+        let g = try object.optionalNumber("g", .positive(max: limits.maxGravity))
+        return TiltSettings(file: resolve(file, against: baseDirectory), orientation: orientation, g: g)
+    }
+
+    // MARK: - Crates
+
+    /// Where a crate id was defined, for duplicate-id messages.
+    private struct IDOrigin {
+        var path: String
+        var location: SourceLocation
+    }
+
+    /// A grid read and checked, not yet expanded.
+    private struct GridPlan {
+        var path: String
+        var node: JSONNode
+        var prefix: String
+        var origin: Vec2
+        var columns: Int
+        var rows: Int
+        var spacing: Vec2
+        var template: CrateSpec
+    }
+
+    /// The listed crates, then every grid expanded row by row, with unique ids, all inside the world.
+    private static func crateSpecs(_ top: ObjectReader, world: WorldSettings) throws(InputError) -> [CrateSpec] {
+        let reader = top.reader
+        let listed = try top.array("crates", maxCount: limits.maxCrates)
+        let gridNodes = try top.array("grids", maxCount: limits.maxCrates)
+
+        // Read every grid and check the total against the cap before making any crate:
+        // columns × rows in overflow-checked arithmetic, so a 10⁹-crate grid fails at once.
+        var plans: [GridPlan] = []
+        var total = listed.count
+        for (index, node) in gridNodes.enumerated() {
+            let plan = try gridPlan(node, index: index, top: top)
+            let (count, overflow) = plan.columns.multipliedReportingOverflow(by: plan.rows)
+            let (sum, overflowSum) = total.addingReportingOverflow(count)
+            if overflow || overflowSum || sum > limits.maxCrates {
+                let made = overflow ? "more than \(Int.max)" : String(count)
+                throw reader.error(at: node, plan.path, "columns × rows = \(plan.columns) × \(plan.rows) = \(made) crates; "
+                    + "with the \(total) before this grid that is more than the limit of \(limits.maxCrates) crates")
+            }
+            total = sum
+            plans.append(plan)
+        }
+
+        var crates: [CrateSpec] = []
+        crates.reserveCapacity(total)
+        var origins: [String: IDOrigin] = [:]
+        origins.reserveCapacity(total)
+
+        for (index, node) in listed.enumerated() {
+            let path = FieldReader.element(top.path("crates"), index)
+            let object = try reader.object(node, path, keys: crateKeys)
+            let idNode = try object.required("id")
+            let id = try reader.string(idNode, object.path("id"), allowEmpty: false)
+            let positionNode = try object.required("position")
+            let position = try reader.vec2(positionNode, object.path("position"), .magnitude(limits.maxCoordinate))
+            if !inside(position, world) {
+                throw reader.error(at: positionNode, object.path("position"),
+                                   "crate \"\(id)\" at \(show(position)) lies outside the world \(showBounds(world))")
+            }
+            if let first = origins[id] {
+                throw reader.error(at: idNode, object.path("id"), "duplicate crate id \"\(id)\" (first used at \(first.path), \(first.location))")
+            }
+            origins[id] = IDOrigin(path: object.path("id"), location: idNode.location)
+            crates.append(try crateBody(object, id: id, position: position))
+        }
+
+        for plan in plans {
+            for row in 0..<plan.rows {
+                for column in 0..<plan.columns {
+                    let id = "\(plan.prefix)\(row)_\(column)"
+                    let position = Vec2(plan.origin.x + Double(column) * plan.spacing.x,
+                                        plan.origin.y + Double(row) * plan.spacing.y)
+                    if !inside(position, world) {
+                        throw reader.error(at: plan.node, plan.path, "grid crate \"\(id)\" (row \(row), column \(column)) at "
+                            + "\(show(position)) lies outside the world \(showBounds(world))")
+                    }
+                    if let first = origins[id] {
+                        throw reader.error(at: plan.node, plan.path, "grid crate \"\(id)\" (row \(row), column \(column)) "
+                            + "duplicates the crate id first used at \(first.path), \(first.location)")
+                    }
+                    origins[id] = IDOrigin(path: "\(plan.path) (row \(row), column \(column))", location: plan.node.location)
+                    var crate = plan.template
+                    crate.id = id
+                    crate.position = position
+                    crates.append(crate)
+                }
+            }
+        }
+        return crates
+    }
+
+    private static func gridPlan(_ node: JSONNode, index: Int, top: ObjectReader) throws(InputError) -> GridPlan {
+        let path = FieldReader.element(top.path("grids"), index)
+        let object = try top.reader.object(node, path, keys: gridKeys)
+        let template: CrateSpec
+        if let crateObject = try object.object("crate", keys: crateBodyKeys) {
+            template = try crateBody(crateObject, id: "", position: .zero)
+        } else {
+            template = CrateSpec(id: "", position: .zero)
+        }
+        return try GridPlan(
+            path: path, node: node,
+            prefix: object.string("idPrefix", default: "g\(index)_", allowEmpty: true),
+            origin: object.vec2("origin", default: nil, .magnitude(limits.maxCoordinate)),
+            columns: object.integer("columns", default: nil, min: 1, max: limits.maxCrates),
+            rows: object.integer("rows", default: nil, min: 1, max: limits.maxCrates),
+            spacing: object.vec2("spacing", default: nil, .magnitude(limits.maxCoordinate)),
+            template: template
+        )
+    }
+
+    /// The crate keys shared by listed crates and grid templates (all but `id` and `position`).
+    private static func crateBody(_ object: ObjectReader, id: String, position: Vec2) throws(InputError) -> CrateSpec {
+        let defaults = CrateSpec(id: id, position: position)
+        return try CrateSpec(
+            id: id, position: position,
+            size: object.vec2("size", default: defaults.size,
+                              Bounds(min: limits.minCrateSize, minInclusive: true, max: limits.maxCrateSize)),
+            angle: object.number("angle", default: defaults.angle, .magnitude(limits.maxAngle)),
+            mass: object.number("mass", default: defaults.mass, .closed(limits.minMass, limits.maxMass)),
+            friction: object.number("friction", default: defaults.friction, .nonNegative(max: limits.maxMaterial)),
+            elasticity: object.number("elasticity", default: defaults.elasticity, .nonNegative(max: limits.maxMaterial)),
+            velocity: object.vec2("velocity", default: defaults.velocity, .magnitude(limits.maxSpeed)),
+            angularVelocity: object.number("angularVelocity", default: defaults.angularVelocity,
+                                           .magnitude(limits.maxAngularVelocity))
+        )
+    }
+
+    private static func inside(_ p: Vec2, _ world: WorldSettings) -> Bool {
+        p.x >= 0 && p.x <= world.size.x && p.y >= 0 && p.y <= world.size.y
+    }
+
+    private static func show(_ p: Vec2) -> String {
+        "[\(NumberFormat.shortest(p.x)), \(NumberFormat.shortest(p.y))]"
+    }
+
+    private static func showBounds(_ world: WorldSettings) -> String {
+        "[0, \(NumberFormat.shortest(world.size.x))] × [0, \(NumberFormat.shortest(world.size.y))]"
+    }
+
+    // MARK: - Spatial hash
+
+    /// With a spatial hash, no shape's bounding box may cover more than
+    /// `limits.maxHashCellsPerShape` cells (Chipmunk walks every one of them).
+    private static func checkHashCells(_ scenario: Scenario, worldObject: ObjectReader) throws(InputError) {
+        guard case .hash(let cellSize, _) = scenario.world.spatialIndex else { return }
+        func cells(_ width: Double, _ height: Double) -> Double {
+            ((width / cellSize).rounded(.down) + 2) * ((height / cellSize).rounded(.down) + 2)
+        }
+        var worst: (cells: Double, what: String)?
+        func consider(_ count: Double, _ what: String) {
+            if count > Double(limits.maxHashCellsPerShape), count > (worst?.cells ?? 0) { worst = (count, what) }
+        }
+        for segment in scenario.allSegments {
+            consider(cells(abs(segment.to.x - segment.from.x) + 2 * segment.radius,
+                           abs(segment.to.y - segment.from.y) + 2 * segment.radius), "a segment")
+        }
+        for crate in scenario.crates {
+            // Any rotation fits in a square as wide as the diagonal.
+            consider(cells(crate.size.length, crate.size.length), "crate \"\(crate.id)\"")
+        }
+        guard let worst else { return }
+        // Blame cellSize where the file set it, else the hash object that defaulted it.
+        let hash = worldObject["spatialIndex"]?["hash"]
+        let (node, path) = hash?["cellSize"].map { ($0, "world.spatialIndex.hash.cellSize") }
+            ?? (hash ?? worldObject.node, "world.spatialIndex.hash")
+        throw worldObject.reader.error(at: node, path,
+            "cell size \(NumberFormat.shortest(cellSize)) is too small: \(worst.what) would cover about "
+            + "\(NumberFormat.shortest(worst.cells)) hash cells, more than the limit of \(limits.maxHashCellsPerShape)")
+    }
+}

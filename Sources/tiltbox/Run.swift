@@ -71,8 +71,8 @@ struct RecordingOptions: ParsableArguments {
     func validate() throws {
         guard every >= 1 else { throw ValidationError("--every must be a whole number ≥ 1") }
         if let duration {
-            guard duration.isFinite, duration > 0, duration <= ScenarioLimits.standard.maxDuration else {
-                throw ValidationError("--duration must be a number of seconds in (0, \(Int(ScenarioLimits.standard.maxDuration))]")
+            guard duration.isFinite, duration > 0, duration <= ScenarioLoader.limits.maxDuration else {
+                throw ValidationError("--duration must be a number of seconds in (0, \(Int(ScenarioLoader.limits.maxDuration))]")
             }
         }
     }
@@ -81,8 +81,8 @@ struct RecordingOptions: ParsableArguments {
         var steps: Int?
         if let duration {
             let count = (duration * scenario.timestep.hz).rounded()
-            guard count >= 1, count <= Double(ScenarioLimits.standard.maxSteps) else {
-                throw ValidationError("--duration \(duration) gives \(count) steps at \(scenario.timestep.hz) Hz; the limit is 1 to \(ScenarioLimits.standard.maxSteps)")
+            guard count >= 1, count <= Double(ScenarioLoader.limits.maxTotalSteps) else {
+                throw ValidationError("--duration \(duration) gives \(count) steps at \(scenario.timestep.hz) Hz; the limit is 1 to \(ScenarioLoader.limits.maxTotalSteps)")
             }
             steps = Int(count)
         }

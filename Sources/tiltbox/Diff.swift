@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import Tiltbox
+
+extension TiltboxCommand {
+    /// `tiltbox diff`: compare two traces and name the first divergence.
+    struct Diff: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Compare two traces; exit 0 when identical, 1 at the first divergence.",
+            discussion: """
+                Records are compared in order, bit for bit (or within --tolerance). At the first difference it prints
+                the step, the time, the body id, the field, both values and their distance in ULPs.
+                """)
+
+        @Argument(help: "The first trace (A).")
+        var a: String
+
+        @Argument(help: "The second trace (B).")
+        var b: String
+
+        @Option(name: .long, help: ArgumentHelp("Treat values within X of each other as equal (absolute difference).", valueName: "X"))
+        var tolerance: Double = 0
+
+        func validate() throws {
+            guard tolerance.isFinite, tolerance >= 0 else { throw ValidationError("--tolerance must be a finite number ≥ 0") }
+        }
+
+        func run() throws {
+            // Digests are not checked here: a hand-edited trace should show where it
+            // differs, not be refused as corrupt.
+            let traceA = try TraceReader.read(path: a, verifyDigest: false)
+            let traceB = try TraceReader.read(path: b, verifyDigest: false)
+            try TraceVerdict.report(TraceDiff.compare(traceA, traceB, tolerance: tolerance))
+        }
+    }
+}
+
+/// Prints a comparison and exits 1 when the traces differ.
+enum TraceVerdict {
+    static func report(_ comparison: TraceComparison) throws {
+        switch comparison {
+        case .identical(let records):
+            Console.out("identical: \(records) records")
+        case .diverged(let divergence):
+            Console.out("differ: \(divergence)")
+            throw ExitCode(ExitStatus.failure)
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import Tiltbox
+
+extension TiltboxCommand {
+    /// `tiltbox verify`: re-run a scenario and compare with a reference trace, for CI.
+    struct Verify: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Re-run a scenario and diff it against a reference trace (exit 0 identical, 1 differ).",
+            discussion: """
+                The run records at the reference's interval (its header's 'every') for as many steps as the reference
+                ran, writes a temporary trace through the same writer as 'run --trace', reads it back and compares
+                bit for bit. Frame timing does not matter: physics is a pure function of scenario and gravity input.
+                """)
+
+        @Argument(help: "Scenario file (JSON).")
+        var scenario: String
+
+        @Option(name: .long, help: ArgumentHelp("The reference trace to compare against.", valueName: "TRACE"))
+        var against: String
+
+        @Option(name: .long, help: ArgumentHelp("Treat values within X of each other as equal.", valueName: "X"))
+        var tolerance: Double = 0
+
+        func validate() throws {
+            guard tolerance.isFinite, tolerance >= 0 else { throw ValidationError("--tolerance must be a finite number ≥ 0") }
+        }
+
+        func run() throws {
+            let loaded = try ScenarioSource.load(scenario)
+            let reference = try TraceReader.read(path: against, verifyDigest: false)
+            let steps = reference.end?.steps ?? reference.records.last?.step ?? loaded.scenario.totalSteps
+            guard steps >= 1, steps <= ScenarioLoader.limits.maxTotalSteps else {
+                throw InputError(file: against, reason: "the reference trace ran \(steps) steps; cannot re-run that")
+            }
+            let options = RunOptions(every: max(reference.header.every, 1), totalSteps: steps)
+            let track = ConstantGravity(loaded.scenario.world.gravity)
+            let temporary = FileManager.default.temporaryDirectory
+                .appendingPathComponent("tiltbox-verify-\(getpid())-\(UInt64(RealTimeClock.now() * 1e6)).jsonl").path
+            defer { try? FileManager.default.removeItem(atPath: temporary) }
+            InterruptSignal.install()
+            let run = try HeadlessRun.execute(scenario: loaded.scenario, track: track, options: options, tracePath: temporary)
+            if case .interrupted = run.summary.outcome { throw ExitCode(ExitStatus.interrupted) }
+            let rerun = try TraceReader.read(path: temporary, verifyDigest: true)
+            try TraceVerdict.report(TraceDiff.compare(reference, rerun, tolerance: tolerance))
+        }
+    }
+}

@@ -22,14 +22,17 @@ struct DelimitedText {
     init?(_ text: String) {
         var body = Substring(text)
         if body.first == "\u{FEFF}" { body = body.dropFirst() }
-        // A Character "\r\n" is one newline, so CRLF files count lines correctly.
-        let lines = body.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        // Split on bytes, not Characters: grapheme breaking is slow on large recordings.
+        // Lines end in LF or CRLF; the CR is dropped with the cell trimming below.
         var header: (number: Int, text: Substring)?
         var rest: [(number: Int, text: Substring)] = []
-        for (index, line) in lines.enumerated() {
-            let trimmed = line.drop { $0 == " " || $0 == "\t" }
-            if trimmed.isEmpty || trimmed.first == "#" { continue }
-            if header == nil { header = (index + 1, line) } else { rest.append((index + 1, line)) }
+        var number = 0
+        for bytes in body.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            number += 1
+            let first = bytes.first { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") && $0 != UInt8(ascii: "\r") }
+            if first == nil || first == UInt8(ascii: "#") { continue }
+            let line = Substring(bytes)
+            if header == nil { header = (number, line) } else { rest.append((number, line)) }
         }
         guard let header else { return nil }
         let delimiter: Character = header.text.contains("\t") ? "\t" : header.text.contains(";") ? ";" : ","
@@ -40,8 +43,8 @@ struct DelimitedText {
 
     /// Splits one line into cells, unquoting and trimming spaces around each.
     static func cells(of line: Substring, delimiter: Character) -> [String] {
-        if !line.contains("\"") {
-            return line.split(separator: delimiter, omittingEmptySubsequences: false).map(trim)
+        if let byte = delimiter.asciiValue, !line.utf8.contains(UInt8(ascii: "\"")) {
+            return line.utf8.split(separator: byte, omittingEmptySubsequences: false).map { trim(Substring($0)) }
         }
         var cells: [String] = []
         var cell = ""
@@ -76,10 +79,10 @@ struct DelimitedText {
     }
 
     private static func trim(_ cell: Substring) -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
-        var cell = cell
-        while let first = cell.first, isSpace(first) { cell = cell.dropFirst() }
-        while let last = cell.last, isSpace(last) { cell = cell.dropLast() }
-        return String(cell)
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+        var bytes = cell.utf8[...]
+        while let first = bytes.first, isSpace(first) { bytes = bytes.dropFirst() }
+        while let last = bytes.last, isSpace(last) { bytes = bytes.dropLast() }
+        return String(Substring(bytes))
     }
 }

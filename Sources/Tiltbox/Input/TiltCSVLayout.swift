@@ -65,31 +65,33 @@ struct TiltCSVLayout {
         let needed = max(time, x, y)
         var samples: [TiltSample] = []
         samples.reserveCapacity(table.rows.count)
-        rows: for row in table.rows {
+        for row in table.rows {
             func fail(_ reason: String) -> TiltError { TiltError(file: file, line: row.number, reason: reason) }
             guard row.cells.count > needed else {
                 let missing = [time, x, y].first { $0 >= row.cells.count } ?? needed
                 throw fail("missing column '\(name(missing))' (row has \(row.cells.count) cells)")
             }
-            var values: [Double] = [0, 0, 0]
-            for (slot, column) in [time, x, y].enumerated() {
+            // nil: an empty or NaN cell, which skips the row.
+            func value(_ column: Int) throws(TiltError) -> Double? {
                 var cell = row.cells[column]
-                if cell.isEmpty { continue rows }
-                if decimalComma { cell = cell.replacingOccurrences(of: ",", with: ".") }
+                if cell.isEmpty { return nil }
+                if decimalComma, cell.utf8.contains(UInt8(ascii: ",")) {
+                    cell = String(cell.map { $0 == "," ? "." : $0 })
+                }
                 guard let value = Double(cell) else {
                     throw fail("non-numeric cell '\(row.cells[column])' in column '\(name(column))'")
                 }
-                if value.isNaN { continue rows }
+                if value.isNaN { return nil }
                 guard value.isFinite else {
                     throw fail("non-finite value '\(row.cells[column])' in column '\(name(column))'")
                 }
-                values[slot] = value
+                return value
             }
-            let t = values[0]
+            guard let t = try value(time), let rawX = try value(x), let rawY = try value(y) else { continue }
             if let previous = samples.last, t < previous.t {
                 throw fail("decreasing time \(t) after \(previous.t)")
             }
-            samples.append(TiltSample(t: t, reading: Vec2(toG(values[1]), toG(values[2]))))
+            samples.append(TiltSample(t: t, reading: Vec2(toG(rawX), toG(rawY))))
         }
         guard !samples.isEmpty else {
             throw TiltError(file: file, line: table.header.number,

@@ -77,6 +77,7 @@ import Testing
         #expect(tilt.convention == .android)
         #expect(tilt.count == 3)   // the NaN / empty row is skipped
         #expect(close(at(tilt, 0), (0, 0)))          // flat: z ≈ +9.81, no x or y
+        #expect(tilt.track.gravity(at: 0).bitwiseEquals(.zero))   // +0, not −0
         #expect(close(at(tilt, 1), (0, -980)))       // upright: raw y = +9.81 m/s²
         #expect(close(at(tilt, 2.5), (0, -980)))     // held across the skipped row
         #expect(close(at(tilt, 3), (490, -490)))     // raw (−4.9, +4.9) → (0.5, −0.5) g
@@ -172,6 +173,7 @@ import Testing
             ("odd.csv", "# what\ntime,a,b\n0,1,2\n", "odd.csv:2: header 'time,a,b' matches no known tilt format"),
             ("rock.csv", "# rocking\nt,x,y\n0,0,-1\n1,0,-1\n\n2.0,0,-1\n1.5,0,-1\n",
              "rock.csv:7: decreasing time 1.5 after 2.0"),
+            ("crlf.csv", "t,x,y\r\n0,0,-1\r\n\r\n1,x,-1\r\n", "crlf.csv:4: non-numeric cell 'x' in column 'x'"),
             ("word.csv", "t,x,y\n0,0,-1\n1,zero,-1\n", "word.csv:3: non-numeric cell 'zero' in column 'x'"),
             ("short.csv", "t,x,y\n0,0,-1\n1,0\n", "short.csv:3: missing column 'y'"),
             ("inf.csv", "t,x,y\n0,0,-1\n1,inf,-1\n", "inf.csv:3: non-finite value 'inf' in column 'x'"),

@@ -71,7 +71,8 @@ enum KeyframeFile {
                 throw fail(at + ".t", "keyframes not sorted by time: \(t) after \(previous.t)")
             }
             let reading = Vec2(x, y)
-            let gravity = worldUnits ? reading : orientation.worldVector(fromDevice: reading) * g
+            // `Vec2.zero +` makes −0 into +0 so traces print `0`.
+            let gravity = Vec2.zero + (worldUnits ? reading : orientation.worldVector(fromDevice: reading) * g)
             keyframes.append(Keyframe(t: t, gravity: gravity, curve: curve))
         }
         return KeyframeGravityTrack(keyframes: keyframes)

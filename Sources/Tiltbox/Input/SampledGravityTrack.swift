@@ -24,7 +24,9 @@ public struct SampledGravityTrack: GravityTrack {
         self.orientation = orientation
         self.g = g
         self.interpolation = interpolation
-        self.worldValues = samples.map { orientation.worldVector(fromDevice: $0.reading) * g }
+        // `Vec2.zero +` turns −0 (Android's −v/9.80665 of a zero reading) into +0, so
+        // traces print `0`, not `-0`; every other value is unchanged.
+        self.worldValues = samples.map { Vec2.zero + orientation.worldVector(fromDevice: $0.reading) * g }
     }
 
     public func gravity(at t: Double) -> Vec2 {

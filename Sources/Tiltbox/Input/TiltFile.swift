@@ -4,7 +4,9 @@ import Foundation
 /// `tiltbox validate`.
 ///
 /// The format is found from the path and the contents (FORMATS.md §2):
-/// - a `.json` file (or one starting with `{`): `tiltbox-tilt/1` keyframes;
+/// - a `.json` file (or one starting with `{`): `tiltbox-tilt/1` keyframes, in g
+///   (device frame, mapped by orientation and scaled by g) or, with `"units": "world"`,
+///   already in world units/s² (orientation and g not applied);
 /// - a `.zip` file or a folder: a phyphox or Sensor Logger export, whose recording
 ///   (`Raw Data.csv`, `Gravity.csv` or `TotalAcceleration.csv`, at any depth) is used;
 /// - any other file: a CSV recognised by its header (Tiltbox CSV, phyphox, Sensor Logger).

@@ -10,6 +10,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // The C boundary: Debian's libchipmunk-dev (Chipmunk 7.0.3), no pkg-config file.
@@ -19,7 +20,10 @@ let package = Package(
         ),
         .target(
             name: "Tiltbox",
-            dependencies: ["CChipmunk"]
+            dependencies: [
+                "CChipmunk",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
         ),
         .executableTarget(
             name: "tiltbox",
@@ -32,6 +36,7 @@ let package = Package(
         .testTarget(name: "SteppingTests", dependencies: ["Tiltbox"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Tiltbox"]),
         .testTarget(name: "TraceTests", dependencies: ["Tiltbox"]),
+        .testTarget(name: "InputTests", dependencies: ["Tiltbox"], resources: [.copy("Fixtures")]),
         .testTarget(name: "CLITests", dependencies: ["Tiltbox", "tiltbox"]),
     ],
     swiftLanguageModes: [.v6]

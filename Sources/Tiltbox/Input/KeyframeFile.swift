@@ -1,0 +1,92 @@
+import Foundation
+
+/// Reads `tiltbox-tilt/1` keyframe files:
+///
+/// ```json
+/// {"format": "tiltbox-tilt/1", "units": "g",
+///  "keyframes": [{"t": 0, "gravity": [0, -1]},
+///                {"t": 2, "gravity": [0.7, -0.7], "curve": "easeInEaseOut"}]}
+/// ```
+///
+/// `units` is `"g"` (the default: `gravity` is a device-frame reading in g, CoreMotion
+/// convention, turned into world axes by the orientation and scaled by g) or `"world"`
+/// (`gravity` is already in world units/s², y up; orientation and g are not applied).
+/// `curve` (default `linear`) shapes the segment ending at its keyframe. Keyframe times
+/// are non-decreasing. Unknown keys are ignored so later versions can add optional ones.
+enum KeyframeFile {
+    static let formatName = "tiltbox-tilt/1"
+
+    static func load(_ data: Data, file: String, orientation: Orientation, g: Double)
+        throws(TiltError) -> KeyframeGravityTrack
+    {
+        func fail(_ path: String?, _ reason: String) -> TiltError {
+            TiltError(file: file, path: path, reason: reason)
+        }
+        guard case .object(let root) = try TiltJSONValue.read(data, file: file) else {
+            throw fail(nil, "expected a JSON object with \"format\": \"\(formatName)\"")
+        }
+        switch root["format"] {
+        case .string(formatName): break
+        case .string(let other): throw fail("format", "unknown format '\(other)', expected '\(formatName)'")
+        case nil: throw fail("format", "missing, expected '\(formatName)'")
+        case let other?: throw fail("format", "expected a string, found \(other.typeName)")
+        }
+        let worldUnits: Bool
+        switch root["units"] {
+        case nil, .string("g"): worldUnits = false
+        case .string("world"): worldUnits = true
+        case .string(let other): throw fail("units", "unknown units '\(other)', expected 'g' or 'world'")
+        case let other?: throw fail("units", "expected \"g\" or \"world\", found \(other.typeName)")
+        }
+        guard case .array(let items)? = root["keyframes"] else {
+            throw fail("keyframes", root["keyframes"] == nil ? "missing" : "expected an array")
+        }
+        guard !items.isEmpty else { throw fail("keyframes", "no keyframes") }
+
+        var keyframes: [Keyframe] = []
+        keyframes.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() {
+            let at = "keyframes[\(index)]"
+            guard case .object(let fields) = item else {
+                throw fail(at, "expected an object, found \(item.typeName)")
+            }
+            let t = try number(fields["t"], path: at + ".t", fail: fail)
+            guard case .array(let vector)? = fields["gravity"] else {
+                throw fail(at + ".gravity", fields["gravity"] == nil ? "missing" : "expected [x, y]")
+            }
+            guard vector.count == 2 || vector.count == 3 else {
+                throw fail(at + ".gravity", "expected [x, y], found \(vector.count) numbers")
+            }
+            let x = try number(vector[0], path: at + ".gravity[0]", fail: fail)
+            let y = try number(vector[1], path: at + ".gravity[1]", fail: fail)
+            var curve = TimingCurve.linear
+            if let value = fields["curve"] {
+                do {
+                    curve = try TimingCurve(jsonValue: value.plain)
+                } catch {
+                    throw fail(at + ".curve", error.description)
+                }
+            }
+            if let previous = keyframes.last, t < previous.t {
+                throw fail(at + ".t", "keyframes not sorted by time: \(t) after \(previous.t)")
+            }
+            let reading = Vec2(x, y)
+            // `Vec2.zero +` makes −0 into +0 so traces print `0`.
+            let gravity = Vec2.zero + (worldUnits ? reading : orientation.worldVector(fromDevice: reading) * g)
+            keyframes.append(Keyframe(t: t, gravity: gravity, curve: curve))
+        }
+        return KeyframeGravityTrack(keyframes: keyframes)
+    }
+
+    private static func number(_ value: TiltJSONValue?, path: String, fail: (String?, String) -> TiltError)
+        throws(TiltError) -> Double
+    {
+        switch value {
+        case .number(let number)?:
+            guard number.isFinite else { throw fail(path, "non-finite value \(number)") }
+            return number
+        case nil: throw fail(path, "missing")
+        case let other?: throw fail(path, "expected a number, found \(other.typeName)")
+        }
+    }
+}

@@ -1,0 +1,54 @@
+/// A gravity track made from recorded samples (a Tiltbox CSV or a phone recording).
+///
+/// Each device-frame reading (in g) is turned into world axes by the orientation
+/// table of FORMATS.md §2 and scaled by `g` (world units per g) once, at creation.
+/// Looking a time up is a binary search over the sample times: deterministic,
+/// O(log n) and allocation-free. Before the first sample the first value applies,
+/// after the last the last.
+public struct SampledGravityTrack: GravityTrack {
+    /// The samples as given, sorted by time.
+    public let samples: [TiltSample]
+    public let orientation: Orientation
+    /// World units per 1 g.
+    public let g: Double
+    public let interpolation: Interpolation
+    /// `samples[i].reading` in world units/s².
+    private let worldValues: [Vec2]
+
+    /// - Precondition: `samples` is non-empty, its times are finite and non-decreasing,
+    ///   and readings and `g` are finite (loaders check files before they get here).
+    public init(samples: [TiltSample], orientation: Orientation, g: Double, interpolation: Interpolation = .hold) {
+        precondition(!samples.isEmpty, "a sampled gravity track needs at least one sample")
+        precondition(zip(samples, samples.dropFirst()).allSatisfy { $0.t <= $1.t }, "samples must be sorted by time")
+        self.samples = samples
+        self.orientation = orientation
+        self.g = g
+        self.interpolation = interpolation
+        // `Vec2.zero +` turns −0 (Android's −v/9.80665 of a zero reading) into +0, so
+        // traces print `0`, not `-0`; every other value is unchanged.
+        self.worldValues = samples.map { Vec2.zero + orientation.worldVector(fromDevice: $0.reading) * g }
+    }
+
+    public func gravity(at t: Double) -> Vec2 {
+        // Index of the latest sample at or before t (the last of equal times).
+        let after = Self.firstIndex(in: samples, after: t)
+        if after == 0 { return worldValues[0] }
+        let index = after - 1
+        guard interpolation == .linear, after < samples.count else { return worldValues[index] }
+        let t0 = samples[index].t, t1 = samples[after].t
+        let u = (t - t0) / (t1 - t0)   // t1 > t0: `after` is the first sample later than t
+        let a = worldValues[index], b = worldValues[after]
+        return a + (b - a) * u
+    }
+
+    /// The first index whose time is greater than `t` (`count` if none; 0 for NaN).
+    static func firstIndex(in samples: [TiltSample], after t: Double) -> Int {
+        if t.isNaN { return 0 }
+        var low = 0, high = samples.count
+        while low < high {
+            let mid = (low + high) / 2
+            if samples[mid].t <= t { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+}

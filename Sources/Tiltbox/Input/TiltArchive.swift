@@ -1,0 +1,52 @@
+import Foundation
+import ZIPFoundation
+
+/// A zip export (phyphox or Sensor Logger) opened for reading its CSV files.
+///
+/// Reading is capped: the zip and each entry used must be at most
+/// `TiltFile.maximumFileSize` bytes, checked before any data is inflated.
+struct TiltArchive {
+    private let archive: Archive
+    /// The zip's path as the caller named it.
+    let path: String
+    /// `/`-separated paths of the regular files inside.
+    let filePaths: [String]
+
+    init(path: String) throws(TiltError) {
+        self.path = path
+        do {
+            archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read, pathEncoding: nil)
+        } catch {
+            throw TiltError(file: path, reason: "not a readable zip archive (\(error))")
+        }
+        filePaths = archive.filter { $0.type == .file }.map(\.path).sorted()
+    }
+
+    /// How errors name a file inside the zip: `archive.zip(inner/path.csv)`.
+    func displayName(of entryPath: String) -> String { "\(path)(\(entryPath))" }
+
+    /// The bytes of the file at `entryPath`, or `nil` when there is no such file.
+    func contents(of entryPath: String) throws(TiltError) -> Data? {
+        guard let entry = archive[entryPath], entry.type == .file else { return nil }
+        let name = displayName(of: entryPath)
+        guard entry.uncompressedSize <= UInt64(TiltFile.maximumFileSize) else {
+            throw TiltError(file: name, reason: TiltFile.tooLargeReason(entry.uncompressedSize))
+        }
+        var data = Data()
+        data.reserveCapacity(Int(entry.uncompressedSize))
+        do {
+            _ = try archive.extract(entry, skipCRC32: false) { chunk in
+                // The size in the header is the zip's claim; hold inflation to the cap too.
+                guard data.count + chunk.count <= TiltFile.maximumFileSize else { throw Oversized() }
+                data.append(chunk)
+            }
+        } catch is Oversized {
+            throw TiltError(file: name, reason: TiltFile.tooLargeReason(UInt64(TiltFile.maximumFileSize) + 1))
+        } catch {
+            throw TiltError(file: name, reason: "cannot read from the zip archive (\(error))")
+        }
+        return data
+    }
+
+    private struct Oversized: Error {}
+}

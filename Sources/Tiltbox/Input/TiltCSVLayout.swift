@@ -1,0 +1,106 @@
+/// Which CSV format a header is, and where its time, x and y columns are.
+///
+/// Recognised headers (cells compared without case, quotes or surrounding spaces):
+/// - Tiltbox CSV: exactly `t,x,y` or `t,x,y,z`, readings in g.
+/// - phyphox "Acceleration with g": `Time (s)` plus `Acceleration x (m/s^2)` and
+///   `Acceleration y (m/s^2)` (more columns allowed). Its "Linear Acceleration"
+///   export is refused: it has no gravity in it.
+/// - Sensor Logger: `seconds_elapsed`, `x` and `y` found by name (the export writes
+///   `time,seconds_elapsed,z,y,x`). `Accelerometer.csv` is refused: no gravity in it.
+struct TiltCSVLayout {
+    var format: TiltFormat
+    var time: Int
+    var x: Int
+    var y: Int
+    /// The header's cells, for naming columns in messages.
+    var names: [String]
+
+    static func recognise(_ header: DelimitedText.Line, file: String, fileName: String) throws(TiltError)
+        -> TiltCSVLayout
+    {
+        let cells = header.cells.map { $0.lowercased().replacingOccurrences(of: "²", with: "^2") }
+        func fail(_ reason: String) -> TiltError { TiltError(file: file, line: header.number, reason: reason) }
+        func column(_ name: String, shownAs shown: String) throws(TiltError) -> Int {
+            guard let index = cells.firstIndex(of: name) else { throw fail("missing column '\(shown)'") }
+            return index
+        }
+
+        if cells == ["t", "x", "y"] || cells == ["t", "x", "y", "z"] {
+            return TiltCSVLayout(format: .tiltboxCSV, time: 0, x: 1, y: 2, names: header.cells)
+        }
+        if cells.first == "time (s)" {
+            if cells.contains(where: { $0.hasPrefix("linear acceleration") }) {
+                throw fail("phyphox Linear Acceleration export has no gravity in it; "
+                           + "record with phyphox's \"Acceleration with g\" instead")
+            }
+            return TiltCSVLayout(
+                format: .phyphox, time: 0,
+                x: try column("acceleration x (m/s^2)", shownAs: "Acceleration x (m/s^2)"),
+                y: try column("acceleration y (m/s^2)", shownAs: "Acceleration y (m/s^2)"),
+                names: header.cells)
+        }
+        if cells.contains("seconds_elapsed") {
+            if fileName.lowercased() == "accelerometer.csv" {
+                throw fail("Sensor Logger Accelerometer.csv has no gravity in it; "
+                           + "use Gravity.csv or TotalAcceleration.csv from the same export")
+            }
+            return TiltCSVLayout(
+                format: .sensorLogger, time: try column("seconds_elapsed", shownAs: "seconds_elapsed"),
+                x: try column("x", shownAs: "x"), y: try column("y", shownAs: "y"), names: header.cells)
+        }
+        let found = header.cells.joined(separator: ",")
+        throw fail("header '\(found)' matches no known tilt format (expected t,x,y or t,x,y,z, "
+                   + "a phyphox \"Acceleration with g\" export, or a Sensor Logger Gravity.csv)")
+    }
+
+    /// The samples of `table`, each axis converted to g in the CoreMotion convention by
+    /// `toG`. Rows with an empty or NaN cell in a used column are skipped.
+    ///
+    /// - Throws: a located `TiltError` for a short row, a non-numeric or infinite cell,
+    ///   a time earlier than the row before, or when no row is left.
+    func samples(from table: DelimitedText, file: String, toG: (Double) -> Double) throws(TiltError)
+        -> [TiltSample]
+    {
+        let decimalComma = table.delimiter != ","
+        let needed = max(time, x, y)
+        var samples: [TiltSample] = []
+        samples.reserveCapacity(table.rows.count)
+        for row in table.rows {
+            func fail(_ reason: String) -> TiltError { TiltError(file: file, line: row.number, reason: reason) }
+            guard row.cells.count > needed else {
+                let missing = [time, x, y].first { $0 >= row.cells.count } ?? needed
+                throw fail("missing column '\(name(missing))' (row has \(row.cells.count) cells)")
+            }
+            // nil: an empty or NaN cell, which skips the row.
+            func value(_ column: Int) throws(TiltError) -> Double? {
+                var cell = row.cells[column]
+                if cell.isEmpty { return nil }
+                if decimalComma, cell.utf8.contains(UInt8(ascii: ",")) {
+                    cell = String(cell.map { $0 == "," ? "." : $0 })
+                }
+                guard let value = Double(cell) else {
+                    throw fail("non-numeric cell '\(row.cells[column])' in column '\(name(column))'")
+                }
+                if value.isNaN { return nil }
+                guard value.isFinite else {
+                    throw fail("non-finite value '\(row.cells[column])' in column '\(name(column))'")
+                }
+                return value
+            }
+            guard let t = try value(time), let rawX = try value(x), let rawY = try value(y) else { continue }
+            if let previous = samples.last, t < previous.t {
+                throw fail("decreasing time \(t) after \(previous.t)")
+            }
+            samples.append(TiltSample(t: t, reading: Vec2(toG(rawX), toG(rawY))))
+        }
+        guard !samples.isEmpty else {
+            throw TiltError(file: file, line: table.header.number,
+                            reason: "no data rows (rows with NaN or empty cells are skipped)")
+        }
+        return samples
+    }
+
+    private func name(_ column: Int) -> String {
+        column < names.count ? names[column] : "column \(column + 1)"
+    }
+}

@@ -188,23 +188,34 @@ public final class TraceWriter {
             let result = buffer.bytes.withUnsafeBytes { raw in
                 write(fd, raw.baseAddress! + written, total - written)
             }
-            if result < 0 {
-                if errno == EINTR { continue }
-                let error = TraceWriteError(path: path, operation: "write", code: errno)
-                failure = error
-                throw error
-            }
-            if result == 0 {
+            if result < 0 && errno == EINTR { continue }
+            if result <= 0 {
                 // write(2) returning 0 for a non-empty request should not happen on
                 // files or pipes; treat it as a full device rather than spin.
-                let error = TraceWriteError(path: path, operation: "write", code: ENOSPC)
+                let code = result == 0 ? ENOSPC : errno
+                let error = TraceWriteError(path: path, operation: "write", code: code)
                 failure = error
+                cutBackToWholeLine(written: written)
                 throw error
             }
             written += result
         }
         flushedBytes += total
         buffer.removeAll()
+    }
+
+    /// After a failed flush that wrote `written` bytes of the buffer, truncates the file
+    /// to the end of the last whole line, so even a disk that fills up mid-write leaves
+    /// no half-written line. Standard output (maybe a pipe) cannot be cut back.
+    private func cutBackToWholeLine(written: Int) {
+        guard ownsDescriptor, written > 0 else { return }
+        var keep = written
+        while keep > 0 && buffer.bytes[keep - 1] != 0x0A { keep -= 1 }
+        if keep < written {
+            _ = ftruncate(fd, off_t(flushedBytes + keep))
+        }
+        flushedBytes += keep
+        buffer.bytes.removeFirst(keep)
     }
 
     private func flushIfNeeded() throws(TraceWriteError) {

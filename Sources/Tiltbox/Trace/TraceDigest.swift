@@ -1,0 +1,57 @@
+/// The running FNV-1a 64-bit digest of a trace, as FORMATS.md §3 defines it: over the
+/// little-endian IEEE-754 bytes of, for each record in order, the two gravity
+/// components and then every body's six fields in order.
+///
+/// Usable on its own (the command line prints the digest of a run that writes no
+/// trace file) and used by `TraceWriter`, so the two can never disagree.
+/// Two runs with equal digests produced bit-identical records, the way Box2D's
+/// determinism test compares a hash of the state.
+public struct TraceDigest: Hashable, Sendable, CustomStringConvertible {
+    /// The FNV-1a 64-bit offset basis.
+    public static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
+    /// The FNV-1a 64-bit prime.
+    public static let prime: UInt64 = 0x0000_0100_0000_01b3
+
+    /// The hash of everything added so far (the offset basis when nothing was added).
+    public private(set) var value: UInt64 = TraceDigest.offsetBasis
+
+    public init() {}
+
+    /// Adds one byte: `hash = (hash XOR byte) * prime`, modulo 2^64.
+    public mutating func add(byte: UInt8) {
+        value = (value ^ UInt64(byte)) &* TraceDigest.prime
+    }
+
+    /// Adds raw bytes in order (the hash core; traces add doubles, not bytes).
+    public mutating func add(bytes: some Sequence<UInt8>) {
+        for byte in bytes { add(byte: byte) }
+    }
+
+    /// Adds the 8 little-endian bytes of `number`'s IEEE-754 bit pattern, whatever the
+    /// host's byte order.
+    public mutating func add(_ number: Double) {
+        var bits = number.bitPattern
+        var h = value
+        for _ in 0..<8 {
+            h = (h ^ (bits & 0xFF)) &* TraceDigest.prime
+            bits >>= 8
+        }
+        value = h
+    }
+
+    /// Adds one trace record: gravity x, gravity y, then `states` (each body's fields
+    /// in trace order, bodies in header order).
+    public mutating func addRecord(gravity: Vec2, states: UnsafeBufferPointer<Double>) {
+        add(gravity.x)
+        add(gravity.y)
+        for number in states { add(number) }
+    }
+
+    /// The digest as written in a trace's end line: `fnv1a64:` and 16 lowercase hex digits.
+    public var text: String {
+        let hex = String(value, radix: 16)
+        return "fnv1a64:" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    public var description: String { text }
+}

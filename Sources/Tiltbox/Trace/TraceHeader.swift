@@ -1,0 +1,159 @@
+/// The first line of a trace: what was simulated and how the records are laid out.
+///
+/// The required part is exactly FORMATS.md §3's header, written with its keys in this
+/// order: `format`, `scenario`, `engine`, `spatialIndex`, `dt`, `every`, `fields`,
+/// `bodies`. The optional keys after them (`world`, `segments`, `sizes`, `hz`,
+/// `duration`, `tilt`) let a later renderer draw a trace without its scenario; each is
+/// omitted when `nil`, and readers ignore keys they do not know, so adding more stays
+/// compatible.
+public struct TraceHeader: Hashable, Sendable {
+    /// The format tag every trace starts with.
+    public static let currentFormat = "tiltbox-trace/1"
+
+    /// A static segment of the world, for renderers (`{"from":[x,y],"to":[x,y],"radius":r}`).
+    public struct Segment: Hashable, Sendable {
+        public var from: Vec2
+        public var to: Vec2
+        public var radius: Double
+
+        public init(from: Vec2, to: Vec2, radius: Double) {
+            self.from = from
+            self.to = to
+            self.radius = radius
+        }
+    }
+
+    /// Always `tiltbox-trace/1` for traces this version writes.
+    public var format: String
+    /// The scenario's `name`.
+    public var scenario: String
+    /// The physics engine and version, such as `chipmunk 7.0.3`.
+    public var engine: String
+    /// The broad phase used (its results differ, each deterministic), such as `bbtree`.
+    public var spatialIndex: String
+    /// The fixed physics timestep in seconds.
+    public var dt: Double
+    /// Records are written at step 0, every `every`-th step and the last step.
+    public var every: Int
+    /// The names of each body's values in a record, in order.
+    public var fields: [String]
+    /// The body ids, in the order of each record's states.
+    public var bodies: [String]
+
+    // MARK: Optional extension keys
+
+    /// The world's size in world units (`"world":{"size":[w,h]}`).
+    public var worldSize: Vec2?
+    /// The static segments, walls included.
+    public var segments: [Segment]?
+    /// Each body's size `[w,h]`, in header body order.
+    public var sizes: [Vec2]?
+    /// The physics rate in steps per second.
+    public var hz: Double?
+    /// The scenario's duration in seconds.
+    public var duration: Double?
+    /// A description of the tilt input (such as its file name).
+    public var tilt: String?
+
+    public init(
+        format: String = TraceHeader.currentFormat,
+        scenario: String,
+        engine: String = "chipmunk 7.0.3",
+        spatialIndex: String,
+        dt: Double,
+        every: Int,
+        fields: [String] = CrateState.fieldNames,
+        bodies: [String],
+        worldSize: Vec2? = nil,
+        segments: [Segment]? = nil,
+        sizes: [Vec2]? = nil,
+        hz: Double? = nil,
+        duration: Double? = nil,
+        tilt: String? = nil
+    ) {
+        self.format = format
+        self.scenario = scenario
+        self.engine = engine
+        self.spatialIndex = spatialIndex
+        self.dt = dt
+        self.every = every
+        self.fields = fields
+        self.bodies = bodies
+        self.worldSize = worldSize
+        self.segments = segments
+        self.sizes = sizes
+        self.hz = hz
+        self.duration = duration
+        self.tilt = tilt
+    }
+
+    /// How many doubles each record's `states` holds: one per field per body.
+    public var valuesPerRecord: Int { fields.count * bodies.count }
+
+    /// The header as one line of JSON, with its newline.
+    public var jsonLine: String {
+        var buffer = JSONLineBuffer()
+        append(to: &buffer)
+        return String(decoding: buffer.bytes, as: UTF8.self)
+    }
+
+    /// Appends the header line, newline included. Numbers must be finite.
+    func append(to out: inout JSONLineBuffer) {
+        out.append("{\"format\":")
+        out.append(string: format)
+        out.append(",\"scenario\":")
+        out.append(string: scenario)
+        out.append(",\"engine\":")
+        out.append(string: engine)
+        out.append(",\"spatialIndex\":")
+        out.append(string: spatialIndex)
+        out.append(",\"dt\":")
+        out.append(number: dt)
+        out.append(",\"every\":")
+        out.append(integer: every)
+        out.append(",\"fields\":")
+        out.append(strings: fields)
+        out.append(",\"bodies\":")
+        out.append(strings: bodies)
+        if let worldSize {
+            out.append(",\"world\":{\"size\":")
+            out.append(pair: worldSize)
+            out.append("}")
+        }
+        if let segments {
+            out.append(",\"segments\":[")
+            for (i, segment) in segments.enumerated() {
+                if i > 0 { out.append(",") }
+                out.append("{\"from\":")
+                out.append(pair: segment.from)
+                out.append(",\"to\":")
+                out.append(pair: segment.to)
+                out.append(",\"radius\":")
+                out.append(number: segment.radius)
+                out.append("}")
+            }
+            out.append("]")
+        }
+        if let sizes {
+            out.append(",\"sizes\":[")
+            for (i, size) in sizes.enumerated() {
+                if i > 0 { out.append(",") }
+                out.append(pair: size)
+            }
+            out.append("]")
+        }
+        if let hz {
+            out.append(",\"hz\":")
+            out.append(number: hz)
+        }
+        if let duration {
+            out.append(",\"duration\":")
+            out.append(number: duration)
+        }
+        if let tilt {
+            out.append(",\"tilt\":")
+            out.append(string: tilt)
+        }
+        out.append("}\n")
+    }
+}

@@ -1,0 +1,143 @@
+import Testing
+import Tiltbox
+
+/// Writes `run` and reads it back, so diff tests go through the real file format.
+private func roundTrip(_ run: SampleRun, _ name: String, finish: Bool = true) throws -> Trace {
+    let dir = try makeTemporaryDirectory()
+    let path = dir + "/" + name + ".jsonl"
+    try run.write(to: path, finish: finish)
+    return try TraceReader.read(path: path)
+}
+
+@Test func identicalTracesCompareIdentical() throws {
+    let a = try roundTrip(SampleRun(), "a")
+    let b = try roundTrip(SampleRun(), "b")
+    #expect(TraceDiff.compare(a, b) == .identical(records: 20))
+    #expect(TraceDiff.compare(a, b, tolerance: 1e-9) == .identical(records: 20))
+}
+
+@Test func aOneULPChangeIsFoundAtItsStepBodyAndField() throws {
+    let run = SampleRun(bodies: 4, records: 40)
+    var changed = run
+    // Step 37, body g0_3, field vy (index 4).
+    let old = changed.records[37].states[3 * 6 + 4]
+    changed.records[37].states[3 * 6 + 4] = old.nextUp
+    let a = try roundTrip(run, "a")
+    let b = try roundTrip(changed, "b")
+    let result = TraceDiff.compare(a, b)
+    guard case .diverged(.value(let d)) = result else {
+        Issue.record("expected a value divergence, got \(result)")
+        return
+    }
+    #expect(d.step == 37)
+    #expect(d.time == 37.0 / 120)
+    #expect(d.body == "g0_3")
+    #expect(d.field == "vy")
+    #expect(d.a.bitPattern == old.bitPattern)
+    #expect(d.b.bitPattern == old.nextUp.bitPattern)
+    #expect(d.ulps == 1)
+    #expect(result.description == "first divergence at step 37 (t = \(NumberFormat.shortest(37.0 / 120))): body \"g0_3\" field vy: A = \(NumberFormat.shortest(old)), B = \(NumberFormat.shortest(old.nextUp)) (1 ULP apart)")
+    // Swapped, the values swap.
+    guard case .diverged(.value(let swapped)) = TraceDiff.compare(b, a) else {
+        Issue.record("expected a value divergence")
+        return
+    }
+    #expect(swapped.a.bitPattern == old.nextUp.bitPattern && swapped.ulps == 1)
+}
+
+@Test func gravityDifferencesAreNamedGxAndGy() throws {
+    let run = SampleRun(records: 5)
+    var changed = run
+    changed.records[2].gravity.y = -981
+    let result = TraceDiff.compare(try roundTrip(run, "a"), try roundTrip(changed, "b"))
+    guard case .diverged(.value(let d)) = result else {
+        Issue.record("expected a value divergence, got \(result)")
+        return
+    }
+    #expect(d.step == 2 && d.body == nil && d.field == "g.y")
+    #expect(result.description.contains("gravity g.y: A = -980, B = -981 ("))
+}
+
+@Test func toleranceAcceptsASmallChangeButNotALargeOne() throws {
+    let run = SampleRun(records: 10)
+    var small = run
+    small.records[5].states[2] += 1e-7
+    let a = try roundTrip(run, "a")
+    let b = try roundTrip(small, "b")
+    #expect(!TraceDiff.compare(a, b).isIdentical)
+    #expect(TraceDiff.compare(a, b, tolerance: 1e-6) == .identical(records: 10))
+    #expect(!TraceDiff.compare(a, b, tolerance: 1e-8).isIdentical)
+}
+
+@Test func negativeZeroDiffersFromZeroBitForBit() {
+    let header = TraceHeader(scenario: "z", spatialIndex: "bbtree", dt: 1, every: 1, bodies: ["a"])
+    let end = TraceEndLine(kind: .complete, steps: 0, simTime: 0, droppedTime: 0, digest: "fnv1a64:0000000000000000")
+    let plus = Trace(header: header, records: [TraceRecord(step: 0, t: 0, gravity: .zero, states: [0, 0, 0, 0, 0, 0])], end: end)
+    var minus = plus
+    minus.records[0].states[5] = -0.0
+    guard case .diverged(.value(let d)) = TraceDiff.compare(plus, minus) else {
+        Issue.record("expected a value divergence")
+        return
+    }
+    #expect(d.field == "w" && d.ulps == 1)
+    #expect(TraceDiff.compare(plus, minus, tolerance: 1e-12).isIdentical)
+}
+
+@Test func ulpDistanceCountsRepresentableDoubles() {
+    #expect(TraceDiff.ulpDistance(1, 1) == 0)
+    #expect(TraceDiff.ulpDistance(1, 1.nextUp) == 1)
+    #expect(TraceDiff.ulpDistance(1.nextUp, 1) == 1)
+    #expect(TraceDiff.ulpDistance(1, 1.nextDown) == 1)
+    #expect(TraceDiff.ulpDistance(-1, (-1.0).nextUp) == 1)
+    #expect(TraceDiff.ulpDistance(1, 2) == 1 << 52)
+    #expect(TraceDiff.ulpDistance(0, -0.0) == 1)
+    #expect(TraceDiff.ulpDistance(0, .leastNonzeroMagnitude) == 1)
+    #expect(TraceDiff.ulpDistance(-.leastNonzeroMagnitude, .leastNonzeroMagnitude) == 3)
+    #expect(TraceDiff.ulpDistance(.greatestFiniteMagnitude, .infinity) == 1)
+    // Opposite signs: the steps from -x down to -0, across to 0, and up to x.
+    let x = 1.5
+    #expect(TraceDiff.ulpDistance(-x, x) == 2 * x.bitPattern + 1)
+    #expect(TraceDiff.ulpDistance(-.greatestFiniteMagnitude, .greatestFiniteMagnitude) == 2 * Double.greatestFiniteMagnitude.bitPattern + 1)
+}
+
+@Test func aShorterTraceReportsTheFirstMissingStep() throws {
+    let full = SampleRun(records: 12, every: 5)
+    var short = full
+    short.records.removeLast(4)
+    let a = try roundTrip(full, "a")
+    let truncated = try roundTrip(short, "b", finish: false)
+    let result = TraceDiff.compare(a, truncated)
+    #expect(result == .diverged(.missingRecord(step: 40, time: 40.0 / 120, missingFrom: .b, truncated: true)))
+    #expect(result.description == "first divergence at step 40 (t = 0.3333333333333333): trace B ends before it without an end line (truncated)")
+    #expect(TraceDiff.compare(truncated, a) == .diverged(.missingRecord(step: 40, time: 40.0 / 120, missingFrom: .a, truncated: true)))
+}
+
+@Test func aTruncatedTraceIsReportedEvenWhenItsRecordsAgree() throws {
+    let a = try roundTrip(SampleRun(records: 6), "a")
+    let b = try roundTrip(SampleRun(records: 6), "b", finish: false)
+    #expect(TraceDiff.compare(a, b) == .diverged(.end(reason: "trace B has no end line (truncated after step 5)")))
+    #expect(TraceDiff.compare(b, a).description == "trace A has no end line (truncated after step 5)")
+}
+
+@Test func differentEndsAreReported() throws {
+    let a = try roundTrip(SampleRun(records: 3), "a")
+    var b = a
+    b.end?.kind = .interrupted
+    #expect(TraceDiff.compare(a, b).description == #"the traces end differently: A "complete", B "interrupted""#)
+    var c = a
+    c.end?.droppedTime = 1.25 // depends on the frame clock, not the physics
+    #expect(TraceDiff.compare(a, c).isIdentical)
+}
+
+@Test func headerMismatchesComeFirst() throws {
+    let a = try roundTrip(SampleRun(records: 3), "a")
+    var b = a
+    b.header.bodies[1] = "other"
+    #expect(TraceDiff.compare(a, b).description == #"headers differ in bodies: A = ["g0_0","g0_1","g0_2"], B = ["g0_0","other","g0_2"]"#)
+    var c = a
+    c.header.dt = 1.0 / 60
+    #expect(TraceDiff.compare(a, c) == .diverged(.header(field: "dt", a: "0.008333333333333333", b: "0.016666666666666666")))
+    var d = a
+    d.header.every = 2
+    #expect(TraceDiff.compare(a, d) == .diverged(.header(field: "every", a: "1", b: "2")))
+}

@@ -33,6 +33,9 @@ public final class Simulation {
     public let totalSteps: Int
     /// Record every `every`-th step (and step 0 and the last).
     public let every: Int
+    /// The step length in seconds. Kept apart from `stepper`, which is being mutated
+    /// while the step closure runs.
+    public let dt: Double
 
     private var sinks: [any RecordSink] = []
     private var states: [Double]
@@ -50,6 +53,7 @@ public final class Simulation {
         self.stepper = FixedStepper(dt: scenario.timestep.dt, maxStepsPerFrame: scenario.timestep.maxStepsPerFrame)
         self.totalSteps = totalSteps ?? scenario.totalSteps
         self.every = every
+        self.dt = scenario.timestep.dt
         states = [Double](repeating: 0, count: world.crates.count * 6)
         previousStates = states
         states.withUnsafeMutableBufferPointer { world.readStates(into: $0) }
@@ -62,11 +66,8 @@ public final class Simulation {
         sinks.append(sink)
     }
 
-    /// The step length in seconds.
-    public var dt: Double { stepper.dt }
-
     /// Simulated time of step `n`, computed as `n·dt` (never by summing, so it is exact and repeatable).
-    public func time(ofStep n: Int) -> Double { Double(n) * stepper.dt }
+    public func time(ofStep n: Int) -> Double { Double(n) * dt }
 
     /// True once the run has ended (complete, diverged); `outcome` says how.
     public var outcome: RunOutcome? { finished }
@@ -127,7 +128,7 @@ public final class Simulation {
 
     private func physicsStep(_ n: Int) throws {
         world.setGravity(track.gravity(at: time(ofStep: n)))
-        world.step(dt: stepper.dt)
+        world.step(dt: dt)
         swap(&states, &previousStates)
         let divergence = states.withUnsafeMutableBufferPointer { buffer -> Divergence? in
             world.readStates(into: buffer)

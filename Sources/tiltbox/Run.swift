@@ -20,6 +20,8 @@ extension TiltboxCommand {
 
         @OptionGroup var recording: RecordingOptions
 
+        @OptionGroup var tiltOptions: TiltOptions
+
         @Option(name: .long, help: ArgumentHelp("Frame clock feeding the accumulator: steady:HZ, jitter:HZ:SEED, stall:HZ:AT:SECONDS or file:PATH. Physics is the same whatever the profile.", valueName: "PROFILE"))
         var frames: String = "steady:60"
 
@@ -40,10 +42,11 @@ extension TiltboxCommand {
             let loaded = try ScenarioSource.load(scenario)
             let profile = try FrameProfile.parse(frames)
             let options = try recording.runOptions(for: loaded.scenario, frames: profile, realtime: realtime, fps: fps)
-            let track = ConstantGravity(loaded.scenario.world.gravity)
+            let gravity = try tiltOptions.gravityInput.resolve(for: loaded.scenario)
             InterruptSignal.install()
             let report = try HeadlessRun.execute(
-                scenario: loaded.scenario, track: track, options: options, tracePath: trace)
+                scenario: loaded.scenario, track: gravity.track, options: options, tracePath: trace,
+                tiltName: gravity.tilt?.source)
             let summaryToStdout = trace != "-"
             if summaryToStdout {
                 report.printSummary(scenarioLabel: loaded.label, to: Console.out)

@@ -19,6 +19,8 @@ extension TiltboxCommand {
         @Option(name: .long, help: ArgumentHelp("The reference trace to compare against.", valueName: "TRACE"))
         var against: String
 
+        @OptionGroup var tiltOptions: TiltOptions
+
         @Option(name: .long, help: ArgumentHelp("Treat values within X of each other as equal.", valueName: "X"))
         var tolerance: Double = 0
 
@@ -34,12 +36,13 @@ extension TiltboxCommand {
                 throw InputError(file: against, reason: "the reference trace ran \(steps) steps; cannot re-run that")
             }
             let options = RunOptions(every: max(reference.header.every, 1), totalSteps: steps)
-            let track = ConstantGravity(loaded.scenario.world.gravity)
+            let gravity = try tiltOptions.gravityInput.resolve(for: loaded.scenario)
             let temporary = FileManager.default.temporaryDirectory
                 .appendingPathComponent("tiltbox-verify-\(getpid())-\(UInt64(RealTimeClock.now() * 1e6)).jsonl").path
             defer { try? FileManager.default.removeItem(atPath: temporary) }
             InterruptSignal.install()
-            let run = try HeadlessRun.execute(scenario: loaded.scenario, track: track, options: options, tracePath: temporary)
+            let run = try HeadlessRun.execute(scenario: loaded.scenario, track: gravity.track, options: options,
+                                              tracePath: temporary, tiltName: gravity.tilt?.source)
             if case .interrupted = run.summary.outcome { throw ExitCode(ExitStatus.interrupted) }
             let rerun = try TraceReader.read(path: temporary, verifyDigest: true)
             try TraceVerdict.report(TraceDiff.compare(reference, rerun, tolerance: tolerance))

@@ -2,9 +2,8 @@ import Foundation
 
 /// A parsed JSON value, as the keyframe reader sees it.
 ///
-/// `read(_:file:)` is the one place that touches a JSON parser (Foundation's
-/// `JSONSerialization` for now), so swapping in the project's own located parser
-/// changes this file only.
+/// `read(_:file:)` is the one place that touches a JSON parser: the project's own
+/// `JSONParser`, which rounds numbers exactly and locates syntax errors.
 enum TiltJSONValue {
     case null
     case bool(Bool)
@@ -15,43 +14,33 @@ enum TiltJSONValue {
 
     /// Parses `data` as JSON. Syntax errors name the line and column.
     static func read(_ data: Data, file: String) throws(TiltError) -> TiltJSONValue {
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        } catch {
-            throw syntaxError(error, data: data, file: file)
+        let parsed: Result<JSONNode, JSONSyntaxError> = data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            return Result { () throws(JSONSyntaxError) in try JSONParser.parse(utf8: bytes) }
         }
-        return convert(object)
+        switch parsed {
+        case .success(let node):
+            return convert(node)
+        case .failure(let error):
+            return try fail(TiltError(file: file, line: error.location.line, column: error.location.column,
+                                      reason: "not valid JSON: \(error.reason)"))
+        }
     }
 
-    /// Foundation reports "… around character N." (or "line L, column C"); turn a
-    /// character offset into a 1-based line and column.
-    private static func syntaxError(_ error: any Error, data: Data, file: String) -> TiltError {
-        let detail = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String)
-            ?? error.localizedDescription
-        var line: Int?, column: Int?
-        if let range = detail.range(of: "character "),
-           let offset = Int(detail[range.upperBound...].prefix(while: \.isNumber)) {
-            let before = String(decoding: data.prefix(offset), as: UTF8.self)
-            let lines = before.split(separator: "\n", omittingEmptySubsequences: false)
-            line = lines.count
-            column = (lines.last?.count ?? 0) + 1
-        }
-        return TiltError(file: file, line: line, column: column, reason: "not valid JSON: \(detail)")
-    }
+    private static func fail(_ error: TiltError) throws(TiltError) -> TiltJSONValue { throw error }
 
-    private static let boolType = ObjectIdentifier(type(of: NSNumber(value: true)))
-
-    private static func convert(_ value: Any) -> TiltJSONValue {
-        switch value {
-        case let string as String: return .string(string)
-        case let array as [Any]: return .array(array.map(convert))
-        case let object as [String: Any]: return .object(object.mapValues(convert))
-        case let number as NSNumber:
-            // JSONSerialization gives booleans as NSNumber too; tell them apart by class.
-            if ObjectIdentifier(type(of: number)) == boolType { return .bool(number.boolValue) }
-            return .number(number.doubleValue)
-        default: return .null
+    private static func convert(_ node: JSONNode) -> TiltJSONValue {
+        switch node.value {
+        case .null: return .null
+        case .bool(let b): return .bool(b)
+        case .number(let d): return .number(d)
+        case .string(let s): return .string(s)
+        case .array(let elements): return .array(elements.map(convert))
+        case .object(let members):
+            // The parser rejects duplicate keys, so the dictionary loses nothing.
+            var object: [String: TiltJSONValue] = [:]
+            for member in members { object[member.key] = convert(member.node) }
+            return .object(object)
         }
     }
 

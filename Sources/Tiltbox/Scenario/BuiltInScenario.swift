@@ -1,6 +1,7 @@
 /// The scenario `tiltbox` runs when given none: the classic "book" scene, a 480×320
-/// landscape box with a handful of crates. `Scenarios/book.json` holds the same text
-/// (a test keeps the two equal).
+/// landscape box with a handful of crates, under constant gravity so that it needs no
+/// file. `Scenarios/book.json` is the same scene driven by a recorded phone tilt (a
+/// test keeps the two equal apart from the `tilt` key).
 public enum BuiltInScenario {
     public static let name = "book"
 
@@ -13,7 +14,7 @@ public enum BuiltInScenario {
         {
           "format": "tiltbox-scenario/1",
           "name": "book",
-          "description": "The classic demo: a 480x320 landscape box with a handful of crates sliding as the device tilts",
+          "description": "The classic demo: a 480x320 landscape box with a handful of crates sliding in a landscape box",
           "world": { "size": [480, 320], "gravity": [0, -980] },
           "duration": 10.0,
           "walls": { "box": true, "radius": 1, "friction": 0.8, "elasticity": 0.3 },

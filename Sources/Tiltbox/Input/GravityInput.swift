@@ -1,0 +1,36 @@
+/// Chooses the gravity track of a run: a tilt file from the command line, else the
+/// scenario's `tilt` key, else the scenario's constant `world.gravity`.
+///
+/// Command-line values (`--orientation`, `--g`) override the scenario's; `g` falls
+/// back to the length of `world.gravity` (FORMATS.md §2).
+public struct GravityInput: Sendable {
+    /// `--tilt FILE`, used instead of the scenario's tilt file.
+    public var file: String?
+    public var orientation: Orientation?
+    public var g: Double?
+    public var interpolation: Interpolation
+    public var convention: SensorConvention?
+
+    public init(file: String? = nil, orientation: Orientation? = nil, g: Double? = nil,
+                interpolation: Interpolation = .hold, convention: SensorConvention? = nil) {
+        self.file = file
+        self.orientation = orientation
+        self.g = g
+        self.interpolation = interpolation
+        self.convention = convention
+    }
+
+    /// The track for `scenario`, and the loaded tilt file when there is one.
+    public func resolve(for scenario: Scenario) throws(TiltError) -> (track: any GravityTrack, tilt: LoadedTilt?) {
+        guard let path = file ?? scenario.tilt?.file else {
+            return (ConstantGravity(scenario.world.gravity), nil)
+        }
+        let loaded = try TiltFile.load(
+            path: path,
+            orientation: orientation ?? scenario.tilt?.orientation ?? .portrait,
+            g: g ?? scenario.tilt?.g ?? scenario.world.gravity.length,
+            interpolation: interpolation,
+            convention: convention)
+        return (loaded.track, loaded)
+    }
+}

@@ -105,12 +105,14 @@ public final class TraceWriter {
     ///   - t: simulated time in seconds (`step · dt`).
     ///   - gravity: the gravity used for this step, in units/s².
     ///   - states: every body's fields in header order, flat: `fields.count` values per
-    ///     body, `bodies.count` bodies. All values must be finite (a run stops at the
-    ///     first non-finite state and ends the trace with an error instead).
+    ///     body, `bodies.count` bodies.
+    /// - Precondition: every value is finite. A run checks its states first and, at the
+    ///   first non-finite one, ends the trace with `finish(.error(...))` instead.
     public func writeRecord(step: Int, t: Double, gravity: Vec2, states: UnsafeBufferPointer<Double>) throws(TraceWriteError) {
         precondition(!finished, "TraceWriter: writeRecord after finish")
         precondition(states.count == header.valuesPerRecord,
                      "TraceWriter: \(states.count) state values, the header needs \(header.valuesPerRecord)")
+        precondition(t.isFinite && gravity.isFinite, "TraceWriter: non-finite time or gravity at step \(step)")
         if let failure { throw failure }
         let perBody = header.fields.count
         buffer.append("{\"step\":")
@@ -126,7 +128,12 @@ public final class TraceWriter {
             buffer.append(byte: UInt8(ascii: "["))
             for k in 0..<perBody {
                 if k > 0 { buffer.append(byte: UInt8(ascii: ",")) }
-                buffer.append(number: states[i + k])
+                let value = states[i + k]
+                // JSON has no NaN or infinity: the run loop must stop (and end the trace
+                // with `.error`) before recording a non-finite state.
+                precondition(value.isFinite,
+                             "TraceWriter: non-finite \(header.fields[k]) of body \(header.bodies[i / perBody]) at step \(step)")
+                buffer.append(number: value)
             }
             buffer.append(byte: UInt8(ascii: "]"))
             i += perBody

@@ -18,6 +18,9 @@ struct TiltboxCommand: ParsableCommand {
     /// Parses and runs, mapping every failure to the exit statuses of FORMATS.md §4:
     /// usage and input errors exit 2 (ArgumentParser's own default for usage is 64).
     static func main() {
+        // A closed pipe (`tiltbox run --trace - | head`) becomes a write error with a
+        // message and exit status 1, not a silent death by SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -31,8 +31,11 @@ extension TiltboxCommand {
         @Option(name: .long, help: ArgumentHelp("Frames per second for --realtime.", valueName: "FPS"))
         var fps: Double = 60
 
-        @Option(name: .long, help: ArgumentHelp("Output: 'auto' (a summary when stdout is not a terminal) or 'none' (summary only).", valueName: "VIEW"))
+        @Option(name: .long, help: ArgumentHelp("auto: the live terminal view when standard output is a terminal, else a summary; terminal: the live view (refused when not a terminal); none: headless with a summary.", valueName: "VIEW"))
         var view: ViewChoice = .auto
+
+        @Flag(name: .long, help: "In the live view, the left and right arrow keys turn gravity by 5° per press.")
+        var interactive = false
 
         func validate() throws {
             guard fps.isFinite, fps > 0, fps <= 1000 else { throw ValidationError("--fps must be a number in (0, 1000]") }
@@ -40,6 +43,20 @@ extension TiltboxCommand {
 
         func run() throws {
             let loaded = try ScenarioSource.load(scenario)
+            if try view.showsTerminal(trace: trace) {
+                var live = LiveViewOptions()
+                live.fps = fps
+                live.every = recording.every
+                live.totalSteps = try recording.runOptions(for: loaded.scenario).totalSteps
+                live.tracePath = trace
+                live.interactive = interactive
+                let tilt = tiltOptions.gravityInput
+                live.tiltOrientation = tilt.orientation ?? loaded.scenario.tilt?.orientation ?? .portrait
+                live.tiltG = tilt.g ?? loaded.scenario.tilt?.g ?? loaded.scenario.world.gravity.length
+                let result = try LiveSession.run(scenario: loaded.scenario, options: live, gravity: tilt)
+                try LiveSession.exit(for: result)
+                return
+            }
             let profile = try FrameProfile.parse(frames)
             let options = try recording.runOptions(for: loaded.scenario, frames: profile, realtime: realtime, fps: fps)
             let gravity = try tiltOptions.gravityInput.resolve(for: loaded.scenario)
@@ -58,9 +75,28 @@ extension TiltboxCommand {
     }
 }
 
-/// `--view` choices available in this build.
+/// `--view` choices.
 enum ViewChoice: String, ExpressibleByArgument, CaseIterable {
-    case auto, none
+    case auto, terminal, none
+
+    /// Whether to show the live view: `auto` when standard input and output are
+    /// terminals and the trace does not go to standard output.
+    func showsTerminal(trace: String?) throws -> Bool {
+        switch self {
+        case .none:
+            return false
+        case .auto:
+            return Terminal.isInteractive && trace != "-"
+        case .terminal:
+            guard Terminal.isInteractive else {
+                throw InputError(file: "--view", reason: "the terminal view needs standard input and output to be a terminal (use --view none, or run it in a terminal)")
+            }
+            guard trace != "-" else {
+                throw InputError(file: "--view", reason: "--trace - writes to standard output, which the terminal view draws on; write the trace to a file")
+            }
+            return true
+        }
+    }
 }
 
 /// Options shared by `run` and `verify`: how often to record and how long to run.

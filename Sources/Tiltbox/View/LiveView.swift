@@ -1,0 +1,220 @@
+/// What the live view is asked to do.
+public struct LiveViewOptions: Sendable {
+    /// Display frames per second, paced on the monotonic clock (like `CADisplayLink`).
+    public var fps: Double = 60
+    /// Record every `every`-th step when a trace is written.
+    public var every: Int = 1
+    /// Steps to run instead of the scenario's duration.
+    public var totalSteps: Int?
+    /// Write the live run's trace here (restarted with the run on `r`).
+    public var tracePath: String?
+    /// Arrow keys turn gravity (a `LiveTiltTrack` replaces the scenario's gravity input).
+    public var interactive = false
+    /// Orientation and g of the live track's samples, so that a replay maps them back identically.
+    public var tiltOrientation: Orientation = .portrait
+    public var tiltG: Double = 980
+    /// Leave the view by itself when the run reaches its last step (for scripted use).
+    public var exitAtEnd = false
+
+    public init() {}
+}
+
+/// How a live session ended.
+public struct LiveResult: Sendable {
+    /// The outcome of the last run shown (after restarts, the latest one).
+    public var outcome: RunOutcome
+    public var summary: RunSummary
+    /// The live track of the last run, in interactive mode.
+    public var liveTrack: LiveTiltTrack?
+    /// True when the user quit with `q` or Esc (not Ctrl-C).
+    public var quitByKey: Bool
+}
+
+/// The full-screen terminal view: paces frames at `fps`, feeds each measured frame to
+/// the fixed stepper, draws the crates interpolated between the last two steps, and
+/// answers keys (q/Esc quit, space pause, r restart, arrows tilt when interactive).
+public final class LiveView {
+    private let scenario: Scenario
+    private let makeTrack: () throws -> any GravityTrack
+    private let options: LiveViewOptions
+    private let terminal: Terminal
+    private let rasterizer: SceneRasterizer
+
+    private var simulation: Simulation
+    private var liveTrack: LiveTiltTrack?
+    private var writer: TraceWriter?
+    private var sink: RecordingSink
+    private var hud = HUD()
+    private var paused = false
+    private var canvas = BrailleCanvas(columns: 0, rows: 0)
+    private var blended: [Double] = []
+    private var wallStart = RealTimeClock.now()
+
+    /// - Parameter makeTrack: builds the scenario's gravity track (called again on restart);
+    ///   unused in interactive mode, where the keys steer gravity.
+    public init(scenario: Scenario, options: LiveViewOptions, terminal: Terminal,
+                makeTrack: @escaping () throws -> any GravityTrack) throws {
+        self.scenario = scenario
+        self.options = options
+        self.terminal = terminal
+        self.makeTrack = makeTrack
+        self.rasterizer = SceneRasterizer(scenario: scenario)
+        (simulation, liveTrack, writer, sink) = try LiveView.makeRun(scenario: scenario, options: options, makeTrack: makeTrack)
+        hud.dt = scenario.timestep.dt
+        hud.interactive = options.interactive
+    }
+
+    private static func makeRun(scenario: Scenario, options: LiveViewOptions, makeTrack: () throws -> any GravityTrack)
+        throws -> (Simulation, LiveTiltTrack?, TraceWriter?, RecordingSink)
+    {
+        var live: LiveTiltTrack?
+        let track: any GravityTrack
+        if options.interactive {
+            let t = LiveTiltTrack(initialGravity: scenario.world.gravity, orientation: options.tiltOrientation, g: options.tiltG)
+            live = t
+            track = t
+        } else {
+            track = try makeTrack()
+        }
+        let simulation = Simulation(scenario: scenario, track: track, totalSteps: options.totalSteps, every: options.every)
+        var writer: TraceWriter?
+        if let path = options.tracePath {
+            let header = TraceHeader(scenario: scenario, every: options.every,
+                                     duration: simulation.time(ofStep: simulation.totalSteps),
+                                     tilt: options.interactive ? "live" : nil)
+            writer = try TraceWriter(path: path, header: header)
+        }
+        let sink = RecordingSink(writer: writer)
+        simulation.addSink(sink)
+        try simulation.start()
+        return (simulation, live, writer, sink)
+    }
+
+    /// Runs until q/Esc, Ctrl-C (or SIGTERM), or the end with `exitAtEnd`. The terminal is
+    /// restored on every way out, errors included.
+    public func run() throws -> LiveResult {
+        terminal.start()
+        defer { terminal.restore() }
+        var clock = RealTimeClock(fps: options.fps)
+        var quitByKey = false
+        var clear = true
+        var lastFrameStart = RealTimeClock.now()
+        wallStart = lastFrameStart
+        loop: while true {
+            let frame = clock.nextFrameDuration()
+            if InterruptSignal.isRaised { break }
+            for key in terminal.readKeys() {
+                switch key {
+                case .character("q"), .character("Q"), .escape:
+                    quitByKey = true
+                    break loop
+                case .character(" "):
+                    paused.toggle()
+                case .character("r"), .character("R"):
+                    try restart()
+                    clear = true
+                case .left where options.interactive:
+                    tilt(by: -1)
+                case .right where options.interactive:
+                    tilt(by: 1)
+                default:
+                    break
+                }
+            }
+            if terminal.takeResize() { clear = true }
+            var steps = 0
+            if !paused && simulation.outcome == nil {
+                let t0 = RealTimeClock.now()
+                steps = try simulation.advance(frameDuration: frame, shouldStop: { InterruptSignal.isRaised }).steps
+                let physics = RealTimeClock.now() - t0
+                if steps > 0 {
+                    let perStep = physics / Double(steps)
+                    hud.physicsSecondsPerStep = hud.physicsSecondsPerStep == 0 ? perStep : 0.9 * hud.physicsSecondsPerStep + 0.1 * perStep
+                }
+            }
+            let now = RealTimeClock.now()
+            if now > lastFrameStart {
+                let fps = 1 / (now - lastFrameStart)
+                hud.framesPerSecond = hud.framesPerSecond == 0 ? fps : 0.9 * hud.framesPerSecond + 0.1 * fps
+            }
+            lastFrameStart = now
+            hud.stepsInLastFrame = steps
+            draw(clear: clear)
+            clear = false
+            if options.exitAtEnd, simulation.outcome != nil { break }
+            if case .diverged = simulation.outcome { break }
+        }
+        return try finish(quitByKey: quitByKey)
+    }
+
+    private func tilt(by steps: Int) {
+        guard let liveTrack else { return }
+        // Records up to the current step have already been taken with the old gravity,
+        // so the change applies from the next step time on; a replay sees the same.
+        let t = simulation.time(ofStep: simulation.stepper.stepCount + 1)
+        liveTrack.turn(by: steps, at: t)
+    }
+
+    private func restart() throws {
+        if let writer {
+            let s = simulation.stepper
+            try? writer.finish(.interrupted(steps: s.stepCount, simTime: s.simulatedTime, droppedTime: s.droppedTime))
+        }
+        (simulation, liveTrack, writer, sink) = try LiveView.makeRun(scenario: scenario, options: options, makeTrack: makeTrack)
+        paused = false
+        wallStart = RealTimeClock.now()
+    }
+
+    private func draw(clear: Bool) {
+        let size = terminal.size
+        let rows = max(size.rows - 1, 1)
+        if canvas.columns != size.columns || canvas.rows != rows {
+            canvas = BrailleCanvas(columns: size.columns, rows: rows)
+        } else {
+            canvas.clear()
+        }
+        let alpha = simulation.stepper.alpha
+        simulation.withCurrentStates { current in
+            simulation.withPreviousStates { previous in
+                if blended.count != current.count { blended = [Double](repeating: 0, count: current.count) }
+                blended.withUnsafeMutableBufferPointer { out in
+                    StateInterpolation.blend(previous: previous, current: current,
+                                             alpha: simulation.outcome == nil ? alpha : 1, into: out)
+                }
+            }
+        }
+        blended.withUnsafeBufferPointer { rasterizer.draw(into: &canvas, states: $0) }
+        hud.simulatedTime = simulation.stepper.simulatedTime
+        hud.droppedTime = simulation.stepper.droppedTime
+        hud.gravity = simulation.world.gravity
+        hud.paused = paused
+        hud.finished = simulation.outcome != nil
+        terminal.write(FrameComposer.compose(canvas: canvas, hud: hud.render(width: size.columns),
+                                             terminalRows: size.rows, clear: clear))
+    }
+
+    private func finish(quitByKey: Bool) throws -> LiveResult {
+        if simulation.outcome == nil { simulation.interrupt() }
+        let outcome = simulation.outcome ?? .interrupted
+        let s = simulation.stepper
+        let steps: Int
+        if case .diverged(let step, _) = outcome { steps = step } else { steps = s.stepCount }
+        let simTime = simulation.time(ofStep: steps)
+        var summary = RunSummary(outcome: outcome, steps: steps, totalSteps: simulation.totalSteps,
+                                 simulatedTime: simTime, droppedTime: s.droppedTime, frames: s.frameCount,
+                                 records: sink.records, wallTime: RealTimeClock.now() - wallStart,
+                                 digest: sink.digest.text, traceBytes: nil)
+        if let writer {
+            let end: TraceEnd
+            switch outcome {
+            case .complete: end = .complete(steps: steps, simTime: simTime, droppedTime: s.droppedTime)
+            case .interrupted: end = .interrupted(steps: steps, simTime: simTime, droppedTime: s.droppedTime)
+            case .diverged(let step, let divergence):
+                end = .error("step \(step): \(divergence)", steps: steps, simTime: simTime, droppedTime: s.droppedTime)
+            }
+            try writer.finish(end)
+            summary.traceBytes = writer.bytesWritten
+        }
+        return LiveResult(outcome: outcome, summary: summary, liveTrack: liveTrack, quitByKey: quitByKey)
+    }
+}

@@ -1,0 +1,142 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// The controlling terminal for the live view: size, raw keyboard input, the alternate
+/// screen and a hidden cursor, all restored by `restore()` (idempotent).
+///
+/// Canonical mode and echo are turned off but signals stay on, so Ctrl-C still raises
+/// SIGINT, which the run loop sees through `InterruptSignal` and exits cleanly.
+public final class Terminal {
+    private var saved = termios()
+    private var active = false
+    private let input: Int32
+    private let output: Int32
+
+    /// Set by SIGWINCH; the view re-reads the size and repaints from scratch.
+    private static let resized = Atomic<Bool>(false)
+
+    public init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) {
+        self.input = input
+        self.output = output
+    }
+
+    /// True when both standard input and output are terminals.
+    public static var isInteractive: Bool { isatty(STDIN_FILENO) != 0 && isatty(STDOUT_FILENO) != 0 }
+
+    /// Enters raw input mode, the alternate screen and hides the cursor.
+    public func start() {
+        guard !active else { return }
+        if tcgetattr(input, &saved) == 0 {
+            var raw = saved
+            raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+            withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+                cc[Int(VMIN)] = 0
+                cc[Int(VTIME)] = 0
+            }
+            tcsetattr(input, TCSANOW, &raw)
+        }
+        var action = sigaction()
+        #if canImport(Glibc)
+        action.__sigaction_handler.sa_handler = { _ in Terminal.resized.store(true, ordering: .relaxed) }
+        #else
+        action.__sigaction_u.__sa_handler = { _ in Terminal.resized.store(true, ordering: .relaxed) }
+        #endif
+        sigemptyset(&action.sa_mask)
+        sigaction(SIGWINCH, &action, nil)
+        active = true
+        write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J\u{1B}[H")
+    }
+
+    /// Leaves the alternate screen, shows the cursor and restores echo and line input.
+    public func restore() {
+        guard active else { return }
+        active = false
+        write("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
+        tcsetattr(input, TCSANOW, &saved)
+    }
+
+    deinit { restore() }
+
+    /// Columns and rows, or 80×24 when the size cannot be read.
+    public var size: (columns: Int, rows: Int) {
+        var ws = winsize()
+        if ioctl(output, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0, ws.ws_row > 0 {
+            return (Int(ws.ws_col), Int(ws.ws_row))
+        }
+        return (80, 24)
+    }
+
+    /// True once after each resize.
+    public func takeResize() -> Bool { Terminal.resized.exchange(false, ordering: .relaxed) }
+
+    /// Writes all of `text` (retrying short writes).
+    public func write(_ text: String) {
+        var bytes = Array(text.utf8)
+        bytes.withUnsafeMutableBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc.write(output, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                offset += n
+            }
+        }
+    }
+
+    /// Keys typed since the last call, without blocking.
+    public func readKeys() -> [Key] {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while true {
+            let n = read(input, &buffer, buffer.count)
+            if n <= 0 { break }
+            bytes.append(contentsOf: buffer[0..<n])
+            if n < buffer.count { break }
+        }
+        return Key.parse(bytes)
+    }
+}
+
+/// A key the live view understands.
+public enum Key: Equatable, Sendable {
+    case character(Character)
+    case escape
+    case up, down, left, right
+
+    /// Splits raw terminal input into keys: arrows arrive as `ESC [ A`..`D` (or `ESC O A`..`D`);
+    /// a lone `ESC` is the Escape key.
+    public static func parse(_ bytes: [UInt8]) -> [Key] {
+        var keys: [Key] = []
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == 0x1B {
+                if i + 2 < bytes.count, bytes[i + 1] == UInt8(ascii: "[") || bytes[i + 1] == UInt8(ascii: "O") {
+                    switch bytes[i + 2] {
+                    case UInt8(ascii: "A"): keys.append(.up)
+                    case UInt8(ascii: "B"): keys.append(.down)
+                    case UInt8(ascii: "C"): keys.append(.right)
+                    case UInt8(ascii: "D"): keys.append(.left)
+                    default: break
+                    }
+                    i += 3
+                    continue
+                }
+                keys.append(.escape)
+                i += 1
+                continue
+            }
+            if b < 0x80 {
+                keys.append(.character(Character(Unicode.Scalar(b))))
+            }
+            i += 1
+        }
+        return keys
+    }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import Foundation
+import Tiltbox
+
+/// Runs the live terminal view for `run` and `record` and maps its end to an exit status.
+enum LiveSession {
+    static func run(scenario: Scenario, options: LiveViewOptions, gravity: GravityInput) throws -> LiveResult {
+        // Resolve the tilt input once up front, so a bad file is reported before the
+        // screen switches, and again on each restart.
+        _ = try gravity.resolve(for: scenario)
+        InterruptSignal.install()
+        let terminal = Terminal()
+        let view = try LiveView(scenario: scenario, options: options, terminal: terminal) {
+            try gravity.resolve(for: scenario).track
+        }
+        return try view.run()
+    }
+
+    /// Prints a one-line summary after the view closes; Ctrl-C exits 130, a divergence 1.
+    static func exit(for result: LiveResult) throws {
+        let s = result.summary
+        Console.error(String(format: "tiltbox: %d steps, %@ s simulated, %@ s dropped, digest %@",
+                             s.steps, NumberFormat.shortest(s.simulatedTime), NumberFormat.shortest(s.droppedTime), s.digest))
+        switch result.outcome {
+        case .diverged(let step, let divergence):
+            Console.error("tiltbox: simulation failed at step \(step): \(divergence)")
+            throw ExitCode(ExitStatus.failure)
+        case .interrupted where !result.quitByKey:
+            throw ExitCode(ExitStatus.interrupted)
+        default:
+            return
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import Tiltbox
+
+extension TiltboxCommand {
+    /// `tiltbox record`: steer gravity live with the arrow keys and save it as a tilt file.
+    struct Record: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run the live view with arrow keys tilting gravity, and write the tilt applied as a Tiltbox CSV.",
+            discussion: """
+                The CSV's sample times are the physics step times where gravity changed, in the scenario's orientation
+                and g, so 'tiltbox run SCENARIO --tilt OUT --trace replay.jsonl' reproduces the live trace bit for bit
+                (let the run reach its end: a run quit early ends 'interrupted' and is shorter than the replay).
+                """)
+
+        @Argument(help: "Scenario file (JSON).")
+        var scenario: String
+
+        @Option(name: .long, help: ArgumentHelp("Where to write the recorded tilt (Tiltbox CSV).", valueName: "FILE"))
+        var out: String
+
+        @Option(name: .long, help: ArgumentHelp("Also write the live run's trace to FILE.", valueName: "FILE"))
+        var trace: String?
+
+        @OptionGroup var recording: RecordingOptions
+
+        @Option(name: .long, help: ArgumentHelp("How the device is held; the samples are written in this frame. Default: the scenario's, else portrait.", valueName: "O"))
+        var orientation: Orientation?
+
+        @Option(name: .long, help: ArgumentHelp("World units per 1 g. Default: the scenario's tilt.g, else the length of world.gravity.", valueName: "G"))
+        var g: Double?
+
+        @Option(name: .long, help: ArgumentHelp("Display frames per second.", valueName: "FPS"))
+        var fps: Double = 60
+
+        @Flag(name: .long, help: "Close the view by itself when the run reaches its end.")
+        var exitAtEnd = false
+
+        func validate() throws {
+            guard fps.isFinite, fps > 0, fps <= 1000 else { throw ValidationError("--fps must be a number in (0, 1000]") }
+            if let g { guard g.isFinite, g > 0, g <= ScenarioLoader.limits.maxGravity else { throw ValidationError("--g must be a number in (0, 1000000]") } }
+            guard trace != "-" else { throw ValidationError("--trace - is not available while the terminal view draws on standard output") }
+        }
+
+        func run() throws {
+            let loaded = try ScenarioSource.load(scenario)
+            guard Terminal.isInteractive else {
+                throw InputError(file: "record", reason: "recording needs the terminal view: standard input and output must be a terminal")
+            }
+            var live = LiveViewOptions()
+            live.fps = fps
+            live.every = recording.every
+            live.totalSteps = try recording.runOptions(for: loaded.scenario).totalSteps
+            live.tracePath = trace
+            live.interactive = true
+            live.exitAtEnd = exitAtEnd
+            live.tiltOrientation = orientation ?? loaded.scenario.tilt?.orientation ?? .portrait
+            live.tiltG = g ?? loaded.scenario.tilt?.g ?? loaded.scenario.world.gravity.length
+            let result = try LiveSession.run(scenario: loaded.scenario, options: live, gravity: GravityInput())
+            if let track = result.liveTrack {
+                let comment = """
+                    recorded by tiltbox record from \(loaded.label) (\(result.summary.steps) steps)
+                    orientation \(live.tiltOrientation.rawValue), g \(NumberFormat.shortest(live.tiltG)); replay: tiltbox run \(scenario) --tilt \(out)\(orientation.map { " --orientation \($0.rawValue)" } ?? "")\(g.map { " --g \(NumberFormat.shortest($0))" } ?? "")
+                    """
+                do {
+                    try AtomicFile.write(track.csv(comment: comment), to: out)
+                } catch {
+                    Console.error("tiltbox: cannot write \(out): \(error)")
+                    throw ExitCode(ExitStatus.failure)
+                }
+                Console.error("tiltbox: wrote \(track.samples.count) tilt samples to \(out)")
+            }
+            try LiveSession.exit(for: result)
+        }
+    }
+}
+
+/// Writes a whole file through a temporary file beside it and a rename, so the target
+/// is either the old file or the complete new one, never half written.
+enum AtomicFile {
+    static func write(_ text: String, to path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        try Data(text.utf8).write(to: url, options: .atomic)
+    }
+}

@@ -183,8 +183,14 @@ enum JSONLines {
         String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
     }
 
-    /// A JSON number as a Double (JSONSerialization gives NSNumber).
+    /// A JSON number as a Double, exactly.
+    ///
+    /// swift-corelibs-foundation's JSONSerialization can hand back a Decimal-backed
+    /// number whose `doubleValue` is off by an ULP (`0.43333333333333335` reads as
+    /// `0.4333333333333334`), so the number's decimal text is parsed again with
+    /// Swift's correctly rounded `Double(_:)`.
     static func number(_ value: Any?) -> Double? {
-        (value as? NSNumber)?.doubleValue
+        guard let number = value as? NSNumber else { return nil }
+        return Double(number.description) ?? number.doubleValue
     }
 }

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Ctrl-C and SIGTERM in the middle of a long run: the trace is flushed and closed with
+/// an `interrupted` end line, never a half-written line, and the exit status is 130.
+@Suite struct InterruptTests {
+    @Test func sigintMidRunLeavesAValidTraceEndingInterrupted() throws {
+        try interruptMidRun(name: "SIGINT") { $0.interrupt() }
+    }
+
+    @Test func sigtermMidRunLeavesAValidTraceEndingInterrupted() throws {
+        try interruptMidRun(name: "SIGTERM") { $0.terminate() }
+    }
+
+    private func interruptMidRun(name: String, send: (Process) -> Void) throws {
+        let directory = try TemporaryDirectory()
+        let trace = directory.path("long.jsonl")
+        let out = directory.url.appendingPathComponent("stdout")
+        let err = directory.url.appendingPathComponent("stderr")
+        // 600 simulated seconds of pile-100 is 72,000 steps: far longer than the wait below.
+        let process = try TiltboxBinary.start(
+            ["run", PackageFiles.scenario("pile-100.json"), "--trace", trace, "--duration", "600"],
+            stdout: out, stderr: err)
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+
+        // Wait for records on disk: the writer flushes at 64 KiB, a pile-100 record is ~12 KB.
+        let deadline = Date().addingTimeInterval(10)
+        while Self.fileSize(trace) < 100_000 && process.isRunning && Date() < deadline {
+            usleep(10_000)
+        }
+        let early = process.isRunning ? "" : ((try? JSONLines.text(file: err.path)) ?? "")
+        try #require(process.isRunning, "tiltbox ended before it was interrupted: \(early)")
+        try #require(Self.fileSize(trace) >= 100_000, "no records after 10 s")
+        send(process)
+
+        let stopDeadline = Date().addingTimeInterval(30)
+        while process.isRunning && Date() < stopDeadline { usleep(10_000) }
+        try #require(!process.isRunning, "tiltbox did not stop within 30 s of \(name)")
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit, "tiltbox died of the signal instead of exiting")
+        #expect(process.terminationStatus == 130, "exit status \(process.terminationStatus) after \(name)")
+
+        let text = try JSONLines.text(file: trace)
+        #expect(text.hasSuffix("\n"), "the trace ends in a half-written line")
+        let lines = TiltboxBinary.Result.lines(text)
+        let objects = JSONLines.objects(text, source: trace)
+        try #require(objects.count == lines.count && lines.count >= 3, "\(lines.count) lines, \(objects.count) parse")
+        #expect(objects[0]["format"] as? String == "tiltbox-trace/1")
+        let end = objects[objects.count - 1]
+        let lastRecord = objects[objects.count - 2]
+        #expect(end["end"] as? String == "interrupted", "end line: \(lines.last ?? "")")
+        let steps = try #require(JSONLines.number(end["steps"]))
+        let lastStep = try #require(JSONLines.number(lastRecord["step"]))
+        // Recording every step (the default), the last record is the last step taken,
+        // and the end line counts the steps taken.
+        #expect(steps == lastStep, "end line steps \(steps), last record step \(lastStep)")
+        #expect(steps > 0 && steps < 72_000)
+        #expect(JSONLines.number(end["simTime"]) == steps * (1.0 / 120), "simTime \(end["simTime"] ?? "nil") for \(steps) steps")
+        #expect(objects.count == Int(steps) + 3, "records at steps 0...\(Int(steps)) plus header and end line")
+        #expect((end["digest"] as? String)?.hasPrefix("fnv1a64:") == true)
+        let summary = try JSONLines.text(file: out.path)
+        #expect(summary.contains("outcome:        interrupted"), "summary: \(summary)")
+    }
+
+    static func fileSize(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+    }
+}

@@ -26,6 +26,10 @@ import Testing
         let changed = text.replacingOccurrences(of: #""size": [50, 50], "mass": 2.0"#, with: #""size": [50, 50], "mass": 2.5"#)
         try #require(changed != text, "book.json no longer has the yellow crate's mass 2.0 this test edits")
         let heavier = try directory.write("book-heavier.json", changed)
+        // book.json names its tilt recording relative to its folder: bring it along.
+        try FileManager.default.createDirectory(atPath: directory.path("tilt"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: PackageFiles.scenario("tilt/book-landscape.csv"),
+                                         toPath: directory.path("tilt/book-landscape.csv"))
 
         let verify = try TiltboxBinary.run(["verify", heavier, "--against", trace], in: directory)
         #expect(verify.status == 1, "verify exited \(verify.status); stdout: \(verify.stdout) stderr: \(verify.stderr)")

@@ -23,6 +23,13 @@ public enum InterruptSignal {
         action.sa_flags = 0
         sigaction(SIGINT, &action, nil)
         sigaction(SIGTERM, &action, nil)
+        // A parent may have started us with these signals blocked (a blocked mask is
+        // inherited across exec); unblock them so Ctrl-C and SIGTERM always arrive.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, SIGINT)
+        sigaddset(&unblock, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
     }
 
     /// True once SIGINT or SIGTERM has arrived.

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+/// The live terminal view in a real terminal: tmux runs the built binary in a detached
+/// session of a fixed size, and the tests read the screen and send keys.
+@Suite(.serialized) struct LiveViewTests {
+    static let binary = (try? TiltboxBinary.url().path) ?? "tiltbox"
+
+    @Test func pileShowsBrailleCratesAndTheHUDThenQuitsCleanlyOnQ() throws {
+        try #require(TmuxSession.isAvailable, "tmux is needed (make test installs it)")
+        let directory = try TemporaryDirectory()
+        let session = try TmuxSession(command: "\(Self.binary) run \(PackageFiles.scenario("pile-100.json"))", directory: directory)
+        let shown = try session.wait(seconds: 10) { try session.capture().contains("fps") }
+        #expect(shown, "the HUD never appeared")
+        Thread.sleep(forTimeInterval: 1)
+        let screen = try session.capture()
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+        let hud = lines.last { $0.contains("fps") } ?? ""
+        #expect(hud.hasPrefix("t "), "HUD: \(hud)")
+        for part in ["fps", "steps", "phys", "ms", "drop", "g ↓", "q quit"] {
+            #expect(hud.contains(part), "HUD lacks '\(part)': \(hud)")
+        }
+        #expect(screen.containsBraille, "no braille cells on screen:\n\(screen)")
+        // The simulation advances: simulated time on the HUD is past 0.5 s after a second or more.
+        let time = hud.split(separator: " ").dropFirst().first.flatMap { Double($0.dropLast()) } ?? 0
+        #expect(time > 0.5, "HUD time: \(hud)")
+        #expect(try session.display("#{alternate_on}") == "1", "the view draws on the alternate screen")
+        #expect(try session.display("#{cursor_flag}") == "0", "the cursor is hidden while drawing")
+
+        try session.send("q")
+        let status = session.exitStatus(within: 10)
+        #expect(status == 0)
+        #expect(try session.display("#{alternate_on}") == "0", "the alternate screen was left")
+        #expect(try session.display("#{cursor_flag}") == "1", "the cursor is shown again")
+        let stty = session.sttyAfterExit
+        #expect(stty.contains(" icanon") && stty.contains(" echo "), "line input and echo restored: \(stty)")
+        #expect(!(try session.capture().containsBraille), "the normal screen is back")
+    }
+
+    @Test func ctrlCRestoresTheTerminalAndExits130() throws {
+        try #require(TmuxSession.isAvailable, "tmux is needed (make test installs it)")
+        let directory = try TemporaryDirectory()
+        let session = try TmuxSession(command: "\(Self.binary) run \(PackageFiles.scenario("bounce.json"))", directory: directory)
+        #expect(try session.wait(seconds: 10) { try session.capture().containsBraille })
+        try session.send("C-c")
+        #expect(session.exitStatus(within: 10) == 130)
+        #expect(try session.display("#{alternate_on}") == "0")
+        #expect(try session.display("#{cursor_flag}") == "1")
+        #expect(session.sttyAfterExit.contains(" echo "))
+    }
+
+    @Test func pauseStopsTheClockAndSpaceResumes() throws {
+        try #require(TmuxSession.isAvailable, "tmux is needed (make test installs it)")
+        let directory = try TemporaryDirectory()
+        let session = try TmuxSession(command: "\(Self.binary) run \(PackageFiles.scenario("pile-100.json"))", directory: directory)
+        #expect(try session.wait(seconds: 10) { try session.capture().contains("fps") })
+        try session.send("Space")
+        #expect(try session.wait(seconds: 3) { try session.capture().contains("PAUSED") })
+        let first = try session.capture().split(separator: "\n").last { $0.contains("fps") }.map { String($0.prefix(10)) }
+        Thread.sleep(forTimeInterval: 0.5)
+        let second = try session.capture().split(separator: "\n").last { $0.contains("fps") }.map { String($0.prefix(10)) }
+        #expect(first == second, "simulated time moved while paused: \(first ?? "-") → \(second ?? "-")")
+        try session.send("Space")
+        #expect(try session.wait(seconds: 3) { !(try session.capture().contains("PAUSED")) })
+        try session.send("q")
+        #expect(session.exitStatus(within: 10) == 0)
+    }
+
+    @Test func recordedTiltReplaysToAnIdenticalTrace() throws {
+        try #require(TmuxSession.isAvailable, "tmux is needed (make test installs it)")
+        let directory = try TemporaryDirectory()
+        let scenario = PackageFiles.scenario("pile-100.json")
+        let csv = directory.path("tilt.csv"), live = directory.path("live.jsonl"), replay = directory.path("replay.jsonl")
+        let session = try TmuxSession(
+            command: "\(Self.binary) record \(scenario) --out \(csv) --trace \(live) --duration 2.5 --exit-at-end",
+            columns: 140, directory: directory)
+        #expect(try session.wait(seconds: 10) { try session.capture().contains("←→ tilt") })
+        for key in ["Right", "Right", "Right", "Left", "Right", "Right", "Left", "Left", "Left", "Left", "Left"] {
+            try session.send(key)
+            Thread.sleep(forTimeInterval: 0.08)
+        }
+        #expect(session.exitStatus(within: 15) == 0)
+        let recorded = try String(contentsOfFile: csv, encoding: .utf8)
+        let samples = recorded.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.hasPrefix("t,") }
+        #expect(samples.count >= 4, "the arrow keys changed gravity: \(recorded)")
+
+        let run = try TiltboxBinary.run(["run", scenario, "--tilt", csv, "--trace", replay, "--duration", "2.5"], in: directory)
+        #expect(run.status == 0, "replay: \(run.stderr)")
+        let diff = try TiltboxBinary.run(["diff", live, replay], in: directory)
+        #expect(diff.status == 0, "diff: \(diff.stdout) \(diff.stderr)")
+        #expect(diff.stdout.contains("identical: 301 records"), "\(diff.stdout)")
+    }
+
+    @Test func terminalViewIsRefusedWhenStandardOutputIsNotATerminal() throws {
+        let directory = try TemporaryDirectory()
+        let run = try TiltboxBinary.run(["run", PackageFiles.scenario("bounce.json"), "--view", "terminal"], in: directory)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("terminal"), "\(run.stderr)")
+        #expect(run.stdout.isEmpty)
+    }
+}

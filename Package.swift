@@ -32,6 +32,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Tools behind `make soak` and `make leakcheck`.
+        .executableTarget(name: "tiltbox-soak", dependencies: ["Tiltbox"]),
+        .executableTarget(name: "tiltbox-leakcheck", dependencies: ["Tiltbox"]),
         .testTarget(name: "EngineTests", dependencies: ["Tiltbox"]),
         .testTarget(name: "SteppingTests", dependencies: ["Tiltbox"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Tiltbox"]),

@@ -101,6 +101,22 @@ public enum TiltFile {
         }
     }
 
+    /// Parses a tilt file already in memory (a CSV or keyframes JSON, found as `load`
+    /// finds it). `name` is used in messages and to recognise `.json` and Sensor Logger
+    /// file names; there is no `Metadata.csv` beside in-memory data, so a Sensor Logger
+    /// file needs `convention`.
+    public static func parse(
+        data: Data, name: String, orientation: Orientation = .portrait, g: Double,
+        interpolation: Interpolation = .hold, convention: SensorConvention? = nil
+    ) throws(TiltError) -> LoadedTilt {
+        guard g.isFinite else { throw TiltError(file: name, reason: "g must be a finite number, got \(g)") }
+        guard data.count <= maximumFileSize else {
+            throw TiltError(file: name, reason: "the file is \(data.count) bytes, more than the limit of \(maximumFileSize)")
+        }
+        let options = Options(orientation: orientation, g: g, interpolation: interpolation, convention: convention)
+        return try loadData(data, name: name, options: options) { () throws(TiltError) in nil }
+    }
+
     // MARK: - Formats
 
     private static func loadData(_ data: Data, name: String, options: Options, metadata: MetadataLookup)

@@ -11,6 +11,13 @@ public enum FrameProfile: Sendable, Equatable, CustomStringConvertible {
 
     /// The most frame durations a `file:` profile may hold.
     public static let maxFileFrames = 10_000_000
+    /// The largest frame file read, in bytes.
+    public static let maxFileBytes = 64 << 20
+    /// The highest frame rate of a profile (`HZ`), and so the shortest mean frame,
+    /// 1/100 000 s: beyond it a run would spin through millions of empty frames.
+    public static let maxHz = 100_000.0
+    /// The longest single frame (`SECONDS` of a stall, a line of a frame file): one day.
+    public static let maxFrameSeconds = 86_400.0
 
     /// Parses a profile; `file:` profiles are read here so errors surface before a run.
     public static func parse(_ text: String) throws(InputError) -> FrameProfile {
@@ -18,22 +25,25 @@ public enum FrameProfile: Sendable, Equatable, CustomStringConvertible {
         func bad(_ reason: String) -> InputError {
             InputError(file: "--frames", reason: "\(reason) in '\(text)' (expected steady:HZ, jitter:HZ:SEED, stall:HZ:AT:SECONDS or file:PATH)")
         }
-        func positive(_ s: String, _ name: String) throws(InputError) -> Double {
-            guard let v = Double(s), v.isFinite, v > 0 else { throw bad("\(name) must be a positive number") }
+        func positive(_ s: String, _ name: String, max: Double) throws(InputError) -> Double {
+            guard let v = Double(s), v.isFinite, v > 0, v <= max else {
+                throw bad("\(name) must be a number in (0, \(NumberFormat.shortest(max))]")
+            }
             return v
         }
         switch parts.first {
         case "steady":
             guard parts.count == 2 else { throw bad("wrong number of fields") }
-            return .steady(hz: try positive(parts[1], "HZ"))
+            return .steady(hz: try positive(parts[1], "HZ", max: maxHz))
         case "jitter":
             guard parts.count == 3 else { throw bad("wrong number of fields") }
             guard let seed = UInt64(parts[2]) else { throw bad("SEED must be a whole number ≥ 0") }
-            return .jitter(hz: try positive(parts[1], "HZ"), seed: seed)
+            return .jitter(hz: try positive(parts[1], "HZ", max: maxHz), seed: seed)
         case "stall":
             guard parts.count == 4 else { throw bad("wrong number of fields") }
-            guard let at = Double(parts[2]), at.isFinite, at >= 0 else { throw bad("AT must be a number ≥ 0") }
-            return .stall(hz: try positive(parts[1], "HZ"), at: at, seconds: try positive(parts[3], "SECONDS"))
+            guard let at = Double(parts[2]), at.isFinite, at >= 0, at <= 1e6 else { throw bad("AT must be a number of seconds in [0, 1000000]") }
+            return .stall(hz: try positive(parts[1], "HZ", max: maxHz), at: at,
+                          seconds: try positive(parts[3], "SECONDS", max: maxFrameSeconds))
         case "file":
             let path = parts.dropFirst().joined(separator: ":")
             guard !path.isEmpty else { throw bad("missing PATH") }
@@ -44,6 +54,10 @@ public enum FrameProfile: Sendable, Equatable, CustomStringConvertible {
     }
 
     private static func readDurations(_ path: String) throws(InputError) -> [Double] {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+        guard size <= maxFileBytes else {
+            throw InputError(file: path, reason: "the frame file is \(size) bytes, more than the limit of \(maxFileBytes)")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw InputError(file: path, reason: "cannot read the frame file")
         }
@@ -56,17 +70,18 @@ public enum FrameProfile: Sendable, Equatable, CustomStringConvertible {
             lineNumber += 1
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            guard let d = Double(trimmed), d.isFinite, d >= 0 else {
+            guard let d = Double(trimmed), d.isFinite, d >= 0, d <= maxFrameSeconds else {
                 throw InputError(file: path, location: SourceLocation(line: lineNumber, column: 1),
-                                 reason: "expected a frame duration in seconds (a finite number ≥ 0), found '\(trimmed)'")
+                                 reason: "expected a frame duration in seconds (a number in [0, \(Int(maxFrameSeconds))]), found '\(trimmed)'")
             }
             guard durations.count < maxFileFrames else {
                 throw InputError(file: path, location: SourceLocation(line: lineNumber, column: 1), reason: "more than \(maxFileFrames) frames")
             }
             durations.append(d)
         }
-        guard durations.contains(where: { $0 > 0 }) else {
-            throw InputError(file: path, reason: "the frame file has no positive frame duration")
+        let mean = durations.reduce(0, +) / Double(max(durations.count, 1))
+        guard mean >= 1 / maxHz else {
+            throw InputError(file: path, reason: "the frame file's mean frame lasts \(NumberFormat.shortest(mean)) s; it must be at least \(NumberFormat.shortest(1 / maxHz)) s (at most \(Int(maxHz)) frames per second)")
         }
         return durations
     }

@@ -8,7 +8,12 @@ APT_INSTALL = $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq 
 CHIPMUNK_HEADER := /usr/include/chipmunk/chipmunk.h
 BIN := .build/release/tiltbox
 
-.PHONY: all deps test-deps build run test clean
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := scenario tilt-csv phyphox sensor-logger keyframes zip trace frames
+SOAK_MINUTES ?= 60
+LSAN_SUPPRESSIONS := $(CURDIR)/Fuzz/lsan.supp
+
+.PHONY: all deps test-deps build run test clean fuzz sanitize leakcheck soak
 
 all: build
 
@@ -39,5 +44,44 @@ test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 
+# Fuzz every parser with libFuzzer + AddressSanitizer for FUZZ_SECONDS each, from the
+# committed seeds in Fuzz/corpus/<target>. A crash leaves its input in .build-fuzz/crashes/
+# and fails the target: commit that input to Fuzz/regressions/<target>/ (the test suite
+# replays it) and fix the bug.
+fuzz: deps
+	cd Fuzz && $(SWIFT) build --sanitize fuzzer --sanitize address --scratch-path ../.build-fuzz
+	@mkdir -p .build-fuzz/crashes
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		mkdir -p .build-fuzz/work/$$t; \
+		echo "make: fuzzing $$t for $(FUZZ_SECONDS) s"; \
+		LSAN_OPTIONS=suppressions=$(LSAN_SUPPRESSIONS) TILTBOX_FUZZ_TARGET=$$t \
+			.build-fuzz/debug/TiltboxFuzz -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=4096 \
+			-print_final_stats=1 -artifact_prefix=.build-fuzz/crashes/$$t- \
+			.build-fuzz/work/$$t Fuzz/corpus/$$t Fuzz/regressions/$$t 2>&1 \
+			| grep -E "^(#[0-9]+ *DONE|Done|stat::number_of_executed_units|==[0-9]+==ERROR|SUMMARY)" || true; \
+		if ls .build-fuzz/crashes/$$t-* >/dev/null 2>&1; then echo "make: $$t crashed: see .build-fuzz/crashes/"; exit 1; fi; \
+	done
+
+# The whole test suite under AddressSanitizer (its own build folder).
+sanitize: test-deps
+	LSAN_OPTIONS=suppressions=$(LSAN_SUPPRESSIONS) $(SWIFT) test --sanitize address --scratch-path .build-asan
+
+# valgrind memcheck: a short traced run of a tilted scenario and 1 000 worlds created and
+# dropped. Any definitely-lost block fails.
+leakcheck: deps
+	@command -v valgrind >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(APT_INSTALL) valgrind; }
+	$(SWIFT) build --product tiltbox
+	$(SWIFT) build --product tiltbox-leakcheck
+	valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1 \
+		.build/debug/tiltbox run Scenarios/rocking.json --duration 2 --trace .build/leakcheck.jsonl --view none
+	valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1 \
+		.build/debug/tiltbox-leakcheck 1000
+
+# One simulated hour of the 100-crate pile rocked by a looping keyframe tilt, headless:
+# memory must stay flat and every state finite.
+soak: deps
+	$(SWIFT) build -c release --product tiltbox-soak
+	.build/release/tiltbox-soak --root . --minutes $(SOAK_MINUTES)
+
 clean:
-	rm -rf .build
+	rm -rf .build .build-fuzz .build-asan

@@ -18,4 +18,10 @@ static inline void tiltbox_body_state(const cpBody *body, double *out) {
     out[5] = body->w;
 }
 
+/// Bytes Chipmunk has allocated for its contact and arbiter pools (blocks of
+/// CP_BUFFER_BYTES that a space keeps at their high-water mark until it is freed).
+static inline size_t tiltbox_space_pool_bytes(const cpSpace *space) {
+    return space->allocatedBuffers ? (size_t)space->allocatedBuffers->num * CP_BUFFER_BYTES : 0;
+}
+
 #endif

@@ -62,6 +62,11 @@ public final class World {
         cpSpaceStep(space.pointer, dt)
     }
 
+    /// Bytes of Chipmunk's contact and arbiter pools in this world's space: blocks it
+    /// allocates as contacts peak and keeps until the space is freed (not a leak, a
+    /// high-water mark). The soak test reports it beside the process's memory.
+    public var enginePoolBytes: Int { Int(tiltbox_space_pool_bytes(space.pointer)) }
+
     /// Every crate's state, in crate order.
     public var states: [CrateState] { crates.map(\.state) }
 

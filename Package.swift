@@ -38,6 +38,7 @@ let package = Package(
         .testTarget(name: "TraceTests", dependencies: ["Tiltbox"]),
         .testTarget(name: "InputTests", dependencies: ["Tiltbox"], resources: [.copy("Fixtures")]),
         .testTarget(name: "ViewTests", dependencies: ["Tiltbox"]),
+        .testTarget(name: "RenderTests", dependencies: ["Tiltbox"]),
         .testTarget(name: "CLITests", dependencies: ["Tiltbox", "tiltbox"]),
     ],
     swiftLanguageModes: [.v6]

@@ -82,13 +82,13 @@ h1 { font-size: 15px; margin: 0 0 8px; font-weight: 600; }
   var ctx = canvas.getContext("2d");
 
   var chart = document.getElementById("chart");
-  var chartW = Math.max(cssW, 520), chartH = 140;
+  var chartW = Math.max(cssW, 640), chartH = 140;
   chart.style.width = chartW + "px";
   chart.style.height = chartH + "px";
   chart.width = Math.round(chartW * dpr);
   chart.height = Math.round(chartH * dpr);
   var cctx = chart.getContext("2d");
-  document.getElementById("controls").style.maxWidth = Math.max(cssW, 520) + "px";
+  document.getElementById("controls").style.maxWidth = chartW + "px";
 
   var playButton = document.getElementById("play");
   var slider = document.getElementById("slider");
@@ -164,9 +164,13 @@ h1 { font-size: 15px; margin: 0 0 8px; font-weight: 600; }
     var plotH = chartH - pad.top - pad.bottom;
     var gmax = 1;
     for (i = 0; i < D.g.length; i++) gmax = Math.max(gmax, Math.abs(D.g[i]));
+    var glabel = gmax;
+    gmax *= 1.1;  // keep the lines off the edges
     var kmax = 0;
     if (D.ke) for (i = 0; i < D.ke.length; i++) kmax = Math.max(kmax, D.ke[i]);
     if (!(kmax > 0)) kmax = 1;
+    var klabel = kmax;
+    kmax *= 1.05;
     function gy(v) { return pad.top + plotH / 2 - v / gmax * plotH / 2; }
     function ky(v) { return pad.top + plotH - v / kmax * plotH; }
     c.strokeStyle = "#dddddd";
@@ -179,12 +183,12 @@ h1 { font-size: 15px; margin: 0 0 8px; font-weight: 600; }
     c.fillStyle = "#555555";
     c.font = "11px system-ui, 'DejaVu Sans', sans-serif";
     c.textAlign = "right";
-    c.fillText(String(Math.round(gmax)), pad.left - 4, pad.top + 9);
+    c.fillText(String(Math.round(glabel)), pad.left - 4, gy(glabel) + 4);
     c.fillText("0", pad.left - 4, gy(0) + 4);
-    c.fillText(String(-Math.round(gmax)), pad.left - 4, pad.top + plotH);
+    c.fillText(String(-Math.round(glabel)), pad.left - 4, gy(-glabel) + 4);
     c.textAlign = "left";
     if (D.ke) {
-      c.fillText(Number(kmax.toPrecision(3)).toExponential(2).replace("e+", "e"), chartW - pad.right + 4, pad.top + 9);
+      c.fillText(klabel.toPrecision(3).replace("e+", "e"), chartW - pad.right + 4, ky(klabel) + 4);
       c.fillText("0", chartW - pad.right + 4, pad.top + plotH);
     }
     c.textAlign = "center";

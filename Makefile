@@ -25,10 +25,13 @@ deps:
 	fi
 	@test -x "$(SWIFT)" || { echo "make: no Swift toolchain found (looked for 'swift' on PATH and /opt/swift)"; exit 1; }
 
-# What the test suite needs beyond the build: tmux for terminal tests.
+# What the test suite needs beyond the build: tmux for terminal tests, Chromium (headless)
+# for the HTML player tests, python3 to decode their screenshots.
 test-deps: deps
 	@missing=""; \
 	command -v tmux >/dev/null 2>&1 || missing="$$missing tmux"; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	command -v python3 >/dev/null 2>&1 || missing="$$missing python3"; \
 	if [ -n "$$missing" ]; then \
 		echo "make: installing$$missing with apt"; \
 		$(SUDO) apt-get update -qq && $(APT_INSTALL) $$missing; \

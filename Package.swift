@@ -42,6 +42,7 @@ let package = Package(
         .testTarget(name: "InputTests", dependencies: ["Tiltbox"], resources: [.copy("Fixtures")]),
         .testTarget(name: "ViewTests", dependencies: ["Tiltbox"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["Tiltbox"]),
+        .testTarget(name: "RenderTests", dependencies: ["Tiltbox"]),
         .testTarget(name: "CLITests", dependencies: ["Tiltbox", "tiltbox"]),
     ],
     swiftLanguageModes: [.v6]

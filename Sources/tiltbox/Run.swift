@@ -10,6 +10,7 @@ extension TiltboxCommand {
             discussion: """
                 Without --trace, prints a summary: steps, simulated time, dropped time, wall time, steps/s and the digest.
                 With --trace FILE, writes a JSON-lines trace; --trace - writes it to standard output (the summary then goes to standard error).
+                With --html FILE, runs headless and then renders the trace as a self-contained HTML player (as tiltbox render --html); without --trace the trace goes to a temporary file, deleted afterwards.
                 """)
 
         @Argument(help: "Scenario file (JSON). Omit it to run the built-in default scenario.")
@@ -17,6 +18,9 @@ extension TiltboxCommand {
 
         @Option(name: .long, help: ArgumentHelp("Write a JSON-lines trace to FILE, or to standard output with '-'.", valueName: "FILE"))
         var trace: String?
+
+        @Option(name: .long, help: ArgumentHelp("After the run, write a self-contained HTML player of its trace to FILE (runs headless).", valueName: "FILE"))
+        var html: String?
 
         @OptionGroup var recording: RecordingOptions
 
@@ -39,11 +43,15 @@ extension TiltboxCommand {
 
         func validate() throws {
             guard fps.isFinite, fps > 0, fps <= 1000 else { throw ValidationError("--fps must be a number in (0, 1000]") }
+            if html != nil {
+                guard trace != "-" else { throw ValidationError("--html reads the trace back after the run: write it to a file, not to standard output") }
+                guard view != .terminal else { throw ValidationError("--html runs headless: it cannot be combined with --view terminal") }
+            }
         }
 
         func run() throws {
             let loaded = try ScenarioSource.load(scenario)
-            if try view.showsTerminal(trace: trace) {
+            if html == nil, try view.showsTerminal(trace: trace) {
                 var live = LiveViewOptions()
                 live.fps = fps
                 live.every = recording.every
@@ -61,14 +69,23 @@ extension TiltboxCommand {
             let options = try recording.runOptions(for: loaded.scenario, frames: profile, realtime: realtime, fps: fps)
             let gravity = try tiltOptions.gravityInput.resolve(for: loaded.scenario)
             InterruptSignal.install()
+            // --html without --trace: the trace goes to a temporary file, deleted after rendering.
+            let temporaryTrace = html != nil && trace == nil
+                ? FileManager.default.temporaryDirectory.appendingPathComponent("tiltbox-run-\(getpid())-\(UUID().uuidString).jsonl").path
+                : nil
+            defer { if let temporaryTrace { try? FileManager.default.removeItem(atPath: temporaryTrace) } }
+            let tracePath = trace ?? temporaryTrace
             let report = try HeadlessRun.execute(
-                scenario: loaded.scenario, track: gravity.track, options: options, tracePath: trace,
+                scenario: loaded.scenario, track: gravity.track, options: options, tracePath: tracePath,
                 tiltName: gravity.tilt?.source)
             let summaryToStdout = trace != "-"
             if summaryToStdout {
                 report.printSummary(scenarioLabel: loaded.label, to: Console.out)
             } else {
                 report.printSummary(scenarioLabel: loaded.label, to: Console.error)
+            }
+            if let html, let tracePath {
+                try TraceRendering.writeHTML(scene: try TraceRendering.scene(tracePath: tracePath), to: html)
             }
             try report.exitIfNotComplete()
         }

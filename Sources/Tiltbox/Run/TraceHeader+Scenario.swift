@@ -13,6 +13,7 @@ extension TraceHeader {
             sizes: scenario.crates.map(\.size),
             hz: scenario.timestep.hz,
             duration: duration,
-            tilt: tilt)
+            tilt: tilt,
+            masses: scenario.crates.map(\.mass))
     }
 }

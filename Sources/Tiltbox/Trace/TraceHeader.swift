@@ -3,7 +3,7 @@
 /// The required part is exactly FORMATS.md §3's header, written with its keys in this
 /// order: `format`, `scenario`, `engine`, `spatialIndex`, `dt`, `every`, `fields`,
 /// `bodies`. The optional keys after them (`world`, `segments`, `sizes`, `hz`,
-/// `duration`, `tilt`) let a later renderer draw a trace without its scenario; each is
+/// `duration`, `tilt`, `masses`) let a later renderer draw a trace without its scenario; each is
 /// omitted when `nil`, and readers ignore keys they do not know, so adding more stays
 /// compatible.
 public struct TraceHeader: Hashable, Sendable {
@@ -54,6 +54,9 @@ public struct TraceHeader: Hashable, Sendable {
     public var duration: Double?
     /// A description of the tilt input (such as its file name).
     public var tilt: String?
+    /// Each body's mass, in header body order: with `sizes` (moment of inertia
+    /// m·(w² + h²)/12, the box formula) it gives kinetic energy to renderers.
+    public var masses: [Double]?
 
     public init(
         format: String = TraceHeader.currentFormat,
@@ -69,7 +72,8 @@ public struct TraceHeader: Hashable, Sendable {
         sizes: [Vec2]? = nil,
         hz: Double? = nil,
         duration: Double? = nil,
-        tilt: String? = nil
+        tilt: String? = nil,
+        masses: [Double]? = nil
     ) {
         self.format = format
         self.scenario = scenario
@@ -85,6 +89,7 @@ public struct TraceHeader: Hashable, Sendable {
         self.hz = hz
         self.duration = duration
         self.tilt = tilt
+        self.masses = masses
     }
 
     /// How many doubles each record's `states` holds: one per field per body.
@@ -153,6 +158,14 @@ public struct TraceHeader: Hashable, Sendable {
         if let tilt {
             out.append(",\"tilt\":")
             out.append(string: tilt)
+        }
+        if let masses {
+            out.append(",\"masses\":[")
+            for (i, mass) in masses.enumerated() {
+                if i > 0 { out.append(",") }
+                out.append(number: mass)
+            }
+            out.append("]")
         }
         out.append("}\n")
     }

@@ -259,6 +259,13 @@ private struct LineParser {
         if let hz = node["hz"] { header.hz = try number(hz, "hz") }
         if let duration = node["duration"] { header.duration = try number(duration, "duration") }
         if let tilt = node["tilt"] { header.tilt = try string(tilt, "tilt") }
+        if let massesNode = node["masses"] {
+            var masses: [Double] = []
+            for (i, m) in try array(massesNode, "masses", count: header.bodies.count).enumerated() {
+                masses.append(try number(m, "masses[\(i)]"))
+            }
+            header.masses = masses
+        }
         return header
     }
 

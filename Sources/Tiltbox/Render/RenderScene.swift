@@ -1,0 +1,151 @@
+/// What drawing a trace needs, taken from its header and records: the area to show,
+/// the static segments, each crate's size (and mass, for kinetic energy), and where
+/// `x`, `y` and `angle` sit in each body's state.
+///
+/// Traces written by this tiltbox carry everything in their optional header keys
+/// (`world.size`, `segments`, `sizes`, `masses`). For an older or hand-made trace the
+/// scene falls back instead of refusing it, and says so in `notes`:
+/// - no `world.size`: the drawn area is the bounding box of every crate position in
+///   every record (and of the segments), padded by the largest crate's half diagonal;
+/// - no `sizes`: crates are drawn 32×32, the scenario default;
+/// - no `segments`: none are drawn;
+/// - no `masses`: kinetic energy is per unit mass (every crate weighing 1).
+public struct RenderScene: Sendable {
+    /// The crate size assumed when a trace has no `sizes`: the scenario default.
+    public static let defaultCrateSize = Vec2(32, 32)
+
+    /// The scenario name, for titles.
+    public var title: String
+    public var bodies: [String]
+    /// One per body.
+    public var sizes: [Vec2]
+    /// One per body, or `nil` when the trace has none (energies are then per unit mass).
+    public var masses: [Double]?
+    public var segments: [TraceHeader.Segment]
+    /// Lower-left corner of the drawn area, in world units.
+    public var origin: Vec2
+    /// Width and height of the drawn area, in world units (both > 0).
+    public var extent: Vec2
+    /// Whether `origin`/`extent` are the header's world (else a bounding box).
+    public var hasWorldSize: Bool
+    /// One line per fallback taken, for the command line to print as a note.
+    public var notes: [String]
+    public var records: [TraceRecord]
+
+    let stride: Int
+    let xField: Int, yField: Int, angleField: Int
+    let velocityFields: (vx: Int, vy: Int, w: Int)?
+
+    /// - Throws: `InputError` naming `file` when the trace has no records or its
+    ///   fields lack `x`, `y` or `angle`.
+    public init(trace: Trace, file: String) throws(InputError) {
+        let header = trace.header
+        let fields = header.fields
+        guard let x = fields.firstIndex(of: "x"), let y = fields.firstIndex(of: "y"),
+              let angle = fields.firstIndex(of: "angle") else {
+            throw InputError(file: file, path: "fields",
+                             reason: "the records have no \"x\", \"y\" and \"angle\" fields to draw (fields: \(fields.joined(separator: ", ")))")
+        }
+        guard !trace.records.isEmpty else {
+            throw InputError(file: file, reason: "the trace has no records to draw")
+        }
+        stride = fields.count
+        xField = x
+        yField = y
+        angleField = angle
+        if let vx = fields.firstIndex(of: "vx"), let vy = fields.firstIndex(of: "vy"), let w = fields.firstIndex(of: "w") {
+            velocityFields = (vx, vy, w)
+        } else {
+            velocityFields = nil
+        }
+        title = header.scenario
+        bodies = header.bodies
+        records = trace.records
+        notes = []
+        if let sizes = header.sizes, sizes.count == header.bodies.count {
+            self.sizes = sizes
+        } else {
+            sizes = Array(repeating: Self.defaultCrateSize, count: header.bodies.count)
+            if !header.bodies.isEmpty {
+                notes.append("the trace has no crate sizes (header key \"sizes\"); drawing every crate 32×32")
+            }
+        }
+        masses = header.masses?.count == header.bodies.count ? header.masses : nil
+        segments = header.segments ?? []
+        if let size = header.worldSize, size.x > 0, size.y > 0, size.isFinite {
+            origin = .zero
+            extent = size
+            hasWorldSize = true
+        } else {
+            hasWorldSize = false
+            origin = .zero
+            extent = Vec2(1, 1)
+            notes.append("the trace has no world size (header key \"world.size\"); drawing the bounding box of the crate positions")
+            (origin, extent) = boundingBox()
+        }
+    }
+
+    /// The box around every crate position of every record and every segment end,
+    /// padded by the largest crate's half diagonal (and by 1 unit, so that a single
+    /// resting point still gives an area).
+    private func boundingBox() -> (Vec2, Vec2) {
+        var lo = Vec2(Double.infinity, Double.infinity)
+        var hi = Vec2(-Double.infinity, -Double.infinity)
+        func include(_ p: Vec2) {
+            guard p.isFinite else { return }
+            lo = Vec2(min(lo.x, p.x), min(lo.y, p.y))
+            hi = Vec2(max(hi.x, p.x), max(hi.y, p.y))
+        }
+        for record in records {
+            for body in bodies.indices { include(position(in: record, body: body)) }
+        }
+        for segment in segments {
+            include(segment.from)
+            include(segment.to)
+        }
+        if !lo.isFinite || !hi.isFinite { return (.zero, Vec2(1, 1)) }
+        let pad = (sizes.map { $0.length / 2 }.max() ?? 0) + 1
+        return (Vec2(lo.x - pad, lo.y - pad), Vec2(hi.x - lo.x + 2 * pad, hi.y - lo.y + 2 * pad))
+    }
+
+    // MARK: - Reading records
+
+    /// Body `body`'s centre in `record`.
+    public func position(in record: TraceRecord, body: Int) -> Vec2 {
+        let base = body * stride
+        return Vec2(record.states[base + xField], record.states[base + yField])
+    }
+
+    /// Body `body`'s angle in radians (counter-clockwise) in `record`.
+    public func angle(in record: TraceRecord, body: Int) -> Double {
+        record.states[body * stride + angleField]
+    }
+
+    /// The four corners of body `body` in `record`, as `SceneRasterizer` computes them.
+    public func corners(in record: TraceRecord, body: Int) -> [Vec2] {
+        SceneRasterizer.corners(position: position(in: record, body: body), size: sizes[body],
+                                angle: angle(in: record, body: body))
+    }
+
+    /// Whether `kineticEnergy(of:)` is in energy units (the trace has `masses`) or
+    /// per unit mass.
+    public var energyIsPerUnitMass: Bool { masses == nil }
+
+    /// Total kinetic energy Σ ½·m·|v|² + ½·I·ω² with the box moment
+    /// I = m·(w² + h²)/12, m from `masses` (1 when the trace has none); `nil` when the
+    /// records have no `vx`, `vy` and `w`.
+    public func kineticEnergy(of record: TraceRecord) -> Double? {
+        guard let (vx, vy, w) = velocityFields else { return nil }
+        var total = 0.0
+        for body in bodies.indices {
+            let base = body * stride
+            let m = masses?[body] ?? 1
+            let size = sizes[body]
+            let v2 = record.states[base + vx] * record.states[base + vx] + record.states[base + vy] * record.states[base + vy]
+            let omega = record.states[base + w]
+            let moment = m * (size.x * size.x + size.y * size.y) / 12
+            total += 0.5 * m * v2 + 0.5 * moment * omega * omega
+        }
+        return total
+    }
+}

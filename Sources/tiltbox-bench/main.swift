@@ -8,7 +8,7 @@
 // end with the same state hash as the C loop: the wrapper must not change the physics.
 //
 //   tiltbox-bench [--sizes 100,1000,5000,10000] [--pairs 5] [--steps 1200]
-//                 [--hash CELL:COUNT] [--write-scenario N]
+//                 [--hash CELL:COUNT] [--write-scenario N] [--only c|none|full|every10]
 //   (or BENCH_SIZES, BENCH_PAIRS, BENCH_STEPS, BENCH_HASH in the environment)
 
 import CReferencePile
@@ -25,6 +25,9 @@ struct Options {
     var steps = 1_200
     var hash: (cellSize: Double, count: Int)?
     var writeScenario: Int?
+    /// Run one variant once (`c`, `none`, `full`, `every10`) and print nothing but its
+    /// hash: for counting instructions under `valgrind --tool=callgrind`.
+    var only: String?
 
     static func parse() -> Options {
         var o = Options()
@@ -51,6 +54,7 @@ struct Options {
             case "--steps": o.steps = Int(value) ?? bad("--steps \(value)")
             case "--hash": o.hash = hashSpec(value) ?? bad("--hash \(value)")
             case "--write-scenario": o.writeScenario = Int(value) ?? bad("--write-scenario \(value)")
+            case "--only" where ["c", "none", "full", "every10"].contains(value): o.only = value
             default: usage("unknown option \(flag)")
             }
         }
@@ -192,6 +196,18 @@ _ = World(scenario: BenchmarkPile.scenario(n: 1))
 
 let tracePath = "/tmp/tiltbox-bench-\(getpid()).jsonl"
 defer { unlink(tracePath) }
+
+if let only = options.only {
+    for n in options.sizes {
+        let scenario = BenchmarkPile.scenario(n: n)
+        let every: [String: Int?] = ["none": nil, "full": 1, "every10": 10]
+        let result = only == "c" ? runC(n: n, steps: options.steps)
+            : try runTiltbox(scenario, steps: options.steps, every: every[only]!, tracePath: tracePath)
+        print("N=\(n) \(only): hash \(String(result.hash, radix: 16))")
+    }
+    unlink(tracePath)
+    exit(0)
+}
 
 struct SizeReport {
     var n: Int

@@ -15,7 +15,7 @@ import Tiltbox
         for n in [1, 7, 100, 1_000] {
             let positions = BenchmarkPile.positions(n: n)
             #expect(BenchmarkPile.worldSize(n: n).bitPattern == reference_pile_world_size(Int32(n)).bitPattern)
-            for i in Set([0, 1, n / 2, n - 1]) {
+            for i in Set([0, 1, n / 2, n - 1]) where i < n {
                 var xy = [0.0, 0.0]
                 reference_pile_crate_position(Int32(n), BenchmarkPile.defaultSeed, Int32(i), &xy)
                 #expect(positions[i].x.bitPattern == xy[0].bitPattern, "n=\(n) crate \(i) x")

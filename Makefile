@@ -1,11 +1,14 @@
 # Tiltbox: two commands do all set-up on a fresh Debian machine.
 #   make run    installs what is missing, builds, runs the default scenario
 #   make test   installs what is missing, builds, runs the whole test suite
+#   make bench  release build of tiltbox-bench, then Tiltbox against the raw C engine
+#               (BENCH_SIZES=100,1000 BENCH_PAIRS=3 make bench for a shorter run)
 
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_INSTALL = $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends
 CHIPMUNK_HEADER := /usr/include/chipmunk/chipmunk.h
+FMT_HEADER := /usr/include/fmt/format.h
 BIN := .build/release/tiltbox
 
 FUZZ_SECONDS ?= 60
@@ -13,15 +16,19 @@ FUZZ_TARGETS := scenario tilt-csv phyphox sensor-logger keyframes zip trace fram
 SOAK_MINUTES ?= 60
 LSAN_SUPPRESSIONS := $(CURDIR)/Fuzz/lsan.supp
 
-.PHONY: all deps test-deps build run test clean fuzz sanitize leakcheck soak
+.PHONY: all deps test-deps build run test bench clean fuzz sanitize leakcheck soak
 
 all: build
 
 # Debian's libchipmunk-dev (Chipmunk 7.0.3) ships no pkg-config file: look for its header.
+# libfmt-dev (header-only use) gives the trace writer its shortest round-trip digits.
 deps:
-	@if [ ! -f $(CHIPMUNK_HEADER) ]; then \
-		echo "make: installing libchipmunk-dev (Chipmunk 7.0.3) with apt"; \
-		$(SUDO) apt-get update -qq && $(APT_INSTALL) libchipmunk-dev; \
+	@missing=""; \
+	[ -f $(CHIPMUNK_HEADER) ] || missing="$$missing libchipmunk-dev"; \
+	[ -f $(FMT_HEADER) ] || missing="$$missing libfmt-dev"; \
+	if [ -n "$$missing" ]; then \
+		echo "make: installing$$missing with apt"; \
+		$(SUDO) apt-get update -qq && $(APT_INSTALL) $$missing; \
 	fi
 	@test -x "$(SWIFT)" || { echo "make: no Swift toolchain found (looked for 'swift' on PATH and /opt/swift)"; exit 1; }
 
@@ -85,6 +92,11 @@ leakcheck: deps
 soak: deps
 	$(SWIFT) build -c release --product tiltbox-soak
 	.build/release/tiltbox-soak --root . --minutes $(SOAK_MINUTES)
+
+# Interleaved C/Tiltbox timing; BENCH_SIZES, BENCH_PAIRS, BENCH_STEPS, BENCH_HASH shorten or extend it.
+bench: deps
+	$(SWIFT) build -c release --product tiltbox-bench
+	.build/release/tiltbox-bench
 
 clean:
 	rm -rf .build .build-fuzz .build-asan

@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Tiltbox", targets: ["Tiltbox"]),
         .executable(name: "tiltbox", targets: ["tiltbox"]),
+        .executable(name: "tiltbox-bench", targets: ["tiltbox-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -18,10 +19,19 @@ let package = Package(
             name: "CChipmunk",
             providers: [.apt(["libchipmunk-dev"])]
         ),
+        // Shortest round-trip double formatting for traces: fmt's Dragonbox digits
+        // (Debian's libfmt-dev, header-only) laid out exactly as Swift's description.
+        .target(name: "CNumberFormat"),
+        // The benchmark's reference scene in raw Chipmunk (used by tiltbox-bench and a test only).
+        .target(
+            name: "CReferencePile",
+            linkerSettings: [.linkedLibrary("chipmunk")]
+        ),
         .target(
             name: "Tiltbox",
             dependencies: [
                 "CChipmunk",
+                "CNumberFormat",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
@@ -35,7 +45,12 @@ let package = Package(
         // Tools behind `make soak` and `make leakcheck`.
         .executableTarget(name: "tiltbox-soak", dependencies: ["Tiltbox"]),
         .executableTarget(name: "tiltbox-leakcheck", dependencies: ["Tiltbox"]),
+        .executableTarget(
+            name: "tiltbox-bench",
+            dependencies: ["Tiltbox", "CReferencePile"]
+        ),
         .testTarget(name: "EngineTests", dependencies: ["Tiltbox"]),
+        .testTarget(name: "BenchSceneTests", dependencies: ["Tiltbox", "CReferencePile"]),
         .testTarget(name: "SteppingTests", dependencies: ["Tiltbox"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Tiltbox"]),
         .testTarget(name: "TraceTests", dependencies: ["Tiltbox"]),

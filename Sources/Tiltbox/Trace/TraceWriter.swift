@@ -54,7 +54,7 @@ public final class TraceWriter {
         self.flushThreshold = max(1, flushThreshold)
         // Room for the threshold plus one more line of a large scene, so steady
         // writing never reallocates.
-        self.buffer = JSONLineBuffer(capacity: self.flushThreshold + 1024 + header.valuesPerRecord * 25)
+        self.buffer = JSONLineBuffer(capacity: self.flushThreshold + 1024 + header.valuesPerRecord * 28)
         if path == "-" {
             fd = STDOUT_FILENO
             ownsDescriptor = false
@@ -115,6 +115,11 @@ public final class TraceWriter {
         precondition(t.isFinite && gravity.isFinite, "TraceWriter: non-finite time or gravity at step \(step)")
         if let failure { throw failure }
         let perBody = header.fields.count
+        // JSON has no NaN or infinity: the run loop must stop (and end the trace with
+        // `.error`) before recording a non-finite state. One tight pass checks them all.
+        if let bad = states.firstIndex(where: { !$0.isFinite }) {
+            preconditionFailure("TraceWriter: non-finite \(header.fields[bad % perBody]) of body \(header.bodies[bad / perBody]) at step \(step)")
+        }
         buffer.append("{\"step\":")
         buffer.append(integer: step)
         buffer.append(",\"t\":")
@@ -122,22 +127,7 @@ public final class TraceWriter {
         buffer.append(",\"g\":")
         buffer.append(pair: gravity)
         buffer.append(",\"s\":[")
-        var i = 0
-        while i < states.count {
-            if i > 0 { buffer.append(byte: UInt8(ascii: ",")) }
-            buffer.append(byte: UInt8(ascii: "["))
-            for k in 0..<perBody {
-                if k > 0 { buffer.append(byte: UInt8(ascii: ",")) }
-                let value = states[i + k]
-                // JSON has no NaN or infinity: the run loop must stop (and end the trace
-                // with `.error`) before recording a non-finite state.
-                precondition(value.isFinite,
-                             "TraceWriter: non-finite \(header.fields[k]) of body \(header.bodies[i / perBody]) at step \(step)")
-                buffer.append(number: value)
-            }
-            buffer.append(byte: UInt8(ascii: "]"))
-            i += perBody
-        }
+        buffer.append(states: states, perBody: perBody)
         buffer.append("]}\n")
         digestState.addRecord(gravity: gravity, states: states)
         recordCount += 1
@@ -192,7 +182,7 @@ public final class TraceWriter {
         var written = 0
         let total = buffer.count
         while written < total {
-            let result = buffer.bytes.withUnsafeBytes { raw in
+            let result = buffer.withUnsafeBytes { raw in
                 write(fd, raw.baseAddress! + written, total - written)
             }
             if result < 0 && errno == EINTR { continue }
@@ -217,12 +207,12 @@ public final class TraceWriter {
     private func cutBackToWholeLine(written: Int) {
         guard ownsDescriptor, written > 0 else { return }
         var keep = written
-        while keep > 0 && buffer.bytes[keep - 1] != 0x0A { keep -= 1 }
+        while keep > 0 && buffer[keep - 1] != 0x0A { keep -= 1 }
         if keep < written {
             _ = ftruncate(fd, off_t(flushedBytes + keep))
         }
         flushedBytes += keep
-        buffer.bytes.removeFirst(keep)
+        buffer.removeFirst(keep)
     }
 
     private func flushIfNeeded() throws(TraceWriteError) {

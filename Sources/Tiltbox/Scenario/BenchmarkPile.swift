@@ -1,0 +1,57 @@
+/// The benchmark's canonical "crate pile" as a Tiltbox scenario: `n` square crates
+/// (side 20, mass 1, friction 0.7, elasticity 0.2) on a grid of pitch 22 just above the
+/// floor of a square box of side `40·√n + 200` (walls of radius 1, friction 0.7,
+/// elasticity 0.2), `ceil(√n)` columns centred in the box, each crate's x jittered by
+/// up to ±1 from SplitMix64; gravity (0, −500), 120 Hz, 10 solver iterations, 10 s.
+///
+/// `Sources/CReferencePile` builds the same scene with raw Chipmunk calls; every
+/// formula here has a twin there, and a test checks both give the same positions and
+/// the same state hash after 120 steps.
+public enum BenchmarkPile {
+    /// The jitter generator's seed unless told otherwise.
+    public static let defaultSeed: UInt64 = 5
+    /// Crate side, grid pitch and the centre height of the bottom row
+    /// (wall radius 1 + gap 1 + half side 10).
+    public static let crateSide = 20.0, pitch = 22.0, floorGap = 12.0
+
+    /// The side of the square world for `n` crates: `40·√n + 200`.
+    public static func worldSize(n: Int) -> Double {
+        40 * Double(n).squareRoot() + 200
+    }
+
+    /// Grid columns: `ceil(√n)`.
+    public static func columns(n: Int) -> Int {
+        Int(Double(n).squareRoot().rounded(.up))
+    }
+
+    /// Every crate's centre, in crate order (row by row from the bottom, left to right).
+    public static func positions(n: Int, seed: UInt64 = defaultSeed) -> [Vec2] {
+        precondition(n >= 1)
+        let cols = columns(n: n)
+        let x0 = (worldSize(n: n) - Double(cols) * pitch) / 2 + pitch / 2
+        var generator = SplitMix64(seed: seed)
+        return (0..<n).map { i in
+            let row = i / cols, col = i % cols
+            let jitter = 2 * generator.nextUnitInterval() - 1
+            return Vec2(x0 + Double(col) * pitch + jitter, floorGap + Double(row) * pitch)
+        }
+    }
+
+    /// The pile as a scenario named `bench-pile-<n>`, crates `c0`, `c1`, ...
+    public static func scenario(n: Int, seed: UInt64 = defaultSeed) -> Scenario {
+        let w = worldSize(n: n)
+        let crates = positions(n: n, seed: seed).enumerated().map { i, p in
+            CrateSpec(id: "c\(i)", position: p, size: Vec2(crateSide, crateSide), mass: 1,
+                      friction: 0.7, elasticity: 0.2)
+        }
+        return Scenario(
+            name: "bench-pile-\(n)",
+            description: "\(n) crates dropped as a block into a box (the benchmark pile)",
+            world: WorldSettings(size: Vec2(w, w), gravity: Vec2(0, -500), iterations: 10,
+                                 damping: 1, collisionSlop: 0.1, spatialIndex: .bbtree),
+            timestep: TimestepSettings(hz: 120, maxStepsPerFrame: 8),
+            duration: 10,
+            walls: WallSettings(box: true, radius: 1, friction: 0.7, elasticity: 0.2),
+            crates: crates)
+    }
+}

@@ -79,29 +79,33 @@ public enum ScenarioRunner {
                 throw Failure(summary: summary, message: "\(error)")
             }
             summary.traceBytes = writer.bytesWritten
+            // The writer thread's last records belong to the run's cost.
+            summary.wallTime = RealTimeClock.now() - started
         }
         return summary
     }
 }
 
-/// Forwards records to the trace writer (when there is one) and keeps the digest, so a
-/// run without a trace still reports the digest its trace would have.
+/// Forwards records to the trace writer (when there is one) or keeps the digest itself,
+/// so a run without a trace still reports the digest its trace would have.
 final class RecordingSink: RecordSink {
     let writer: TraceWriter?
-    private(set) var digest = TraceDigest()
+    private var ownDigest = TraceDigest()
     private(set) var records = 0
 
     init(writer: TraceWriter?) {
         self.writer = writer
     }
 
+    /// The digest of the records so far (the writer's, waiting for its thread, when there is one).
+    var digest: TraceDigest { writer?.digestValue ?? ownDigest }
+
     func record(step: Int, time: Double, gravity: Vec2, states: UnsafeBufferPointer<Double>) throws {
         records += 1
         if let writer {
             try writer.writeRecord(step: step, t: time, gravity: gravity, states: states)
-            digest = writer.digestValue
         } else {
-            digest.addRecord(gravity: gravity, states: states)
+            ownDigest.addRecord(gravity: gravity, states: states)
         }
     }
 }

@@ -4,22 +4,30 @@ import Glibc
 import Darwin
 #endif
 
-/// Writes a trace (FORMATS.md §3) to a file or to standard output, buffered.
+/// Writes a trace (FORMATS.md §3) to a file or to standard output, buffered, with the
+/// formatting done on a second thread.
 ///
-/// Lines are built in one reusable byte buffer and handed to `write(2)` when the
-/// buffer passes `flushThreshold` bytes (64 KiB by default), so a run makes one system
-/// call per many records rather than one per record. Only whole lines ever enter the
-/// buffer and every flush writes the whole buffer (looping over short writes and
-/// `EINTR`), so a trace never ends in a half-written line, even when a later write fails.
+/// `writeRecord` only copies the states into one of a few preallocated slots; a writer
+/// thread formats each record (shortest round-trip numbers), adds it to the digest and
+/// hands the lines to `write(2)` once more than `flushThreshold` bytes (64 KiB) are
+/// buffered. On a machine with two cores the formatting of step n overlaps the physics
+/// of step n + 1, and the step loop waits only when every slot is still in use. The bytes
+/// written are the same as if it were done inline, in the same order.
 ///
-/// The writer keeps the trace's `TraceDigest` as records go by. Errors from the system
-/// are thrown as `TraceWriteError`; after the first one the writer is failed and every
-/// later call throws it again (writing to `/dev/full` throws "No space left on device").
+/// Only whole lines ever enter the buffer and every flush writes the whole buffer
+/// (looping over short writes and `EINTR`), so a trace never ends in a half-written line.
+/// A regular file is written under a temporary name beside its path and renamed into place
+/// by `finish` (see `TraceFile`), so an existing trace is replaced whole or not at all.
+///
+/// Errors from the system are thrown as `TraceWriteError`: after the first one the writer
+/// is failed and every later call throws it again (writing to `/dev/full` throws
+/// "No space left on device"), and `finish` removes the temporary file, leaving the path
+/// as it was.
 ///
 /// Use: `init` (writes the header), `writeRecord` for step 0, every `every`-th step and
-/// the last step, then `finish` with how the run ended. Not thread-safe: one owner
-/// (the stepping loop) drives it. A signal handler should only set a flag that the
-/// loop sees, then the loop calls `finish(.interrupted(...))`.
+/// the last step, then `finish` with how the run ended. One owner (the stepping loop)
+/// drives it. A signal handler should only set a flag that the loop sees, then the loop
+/// calls `finish(.interrupted(...))`.
 public final class TraceWriter {
     /// The trace's header, as written.
     public let header: TraceHeader
@@ -28,18 +36,13 @@ public final class TraceWriter {
     /// The buffer size at which lines are handed to the system.
     public let flushThreshold: Int
 
-    private var fd: Int32
-    private let ownsDescriptor: Bool
-    private var buffer: JSONLineBuffer
-    private var failure: TraceWriteError?
+    private var file: TraceFile
+    private let encoder: TraceEncoder
+    private let pipeline: RecordPipeline
     private var finished = false
-    private var digestState = TraceDigest()
-    private var flushedBytes = 0
 
-    /// Records written so far.
-    public private(set) var recordCount = 0
-
-    /// Creates (or truncates) the trace at `path` and writes its header line.
+    /// Creates the trace for `path` (a temporary file beside it, for a regular file) and
+    /// writes its header line.
     ///
     /// - Parameters:
     ///   - path: a file path, or `-` for standard output (which then must carry
@@ -52,53 +55,59 @@ public final class TraceWriter {
         self.header = header
         self.path = path
         self.flushThreshold = max(1, flushThreshold)
-        // Room for the threshold plus one more line of a large scene, so steady
-        // writing never reallocates.
-        self.buffer = JSONLineBuffer(capacity: self.flushThreshold + 1024 + header.valuesPerRecord * 28)
-        if path == "-" {
-            fd = STDOUT_FILENO
-            ownsDescriptor = false
-        } else {
-            var opened: Int32
-            repeat {
-                opened = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            } while opened < 0 && errno == EINTR
-            guard opened >= 0 else {
-                throw TraceWriteError(path: path, operation: "create", code: errno)
-            }
-            fd = opened
-            ownsDescriptor = true
+        file = try TraceFile.open(path)
+        encoder = TraceEncoder(header: header, path: path, fd: file.fd, canCutBack: file.ownsDescriptor,
+                               flushThreshold: self.flushThreshold)
+        encoder.appendHeader()
+        if let failure = encoder.failure {
+            file.discard()
+            throw failure
         }
-        header.append(to: &buffer)
-        try flushIfNeeded()
+        pipeline = RecordPipeline(encoder: encoder, valuesPerRecord: header.valuesPerRecord)
     }
 
     deinit {
         // A writer dropped without `finish` (the caller threw past it) still leaves
-        // whole lines behind: flush what is buffered, ignore errors, close.
+        // whole lines behind, with no end line, where the trace was to be.
+        pipeline.stop()
         if !finished {
-            if failure == nil { try? flush() }
-            _ = closeDescriptor()
+            if encoder.failure == nil, (try? encoder.flush()) != nil {
+                _ = file.publish()
+            } else {
+                file.discard()
+            }
         }
     }
 
     // MARK: - State
 
     /// The digest of the records written so far, as the end line will show it
-    /// (`fnv1a64:` and 16 hex digits).
-    public var digest: String { digestState.text }
+    /// (`fnv1a64:` and 16 hex digits). Waits for the writer thread to catch up.
+    public var digest: String { digestValue.text }
 
-    /// The digest of the records written so far, as a value.
-    public var digestValue: TraceDigest { digestState }
+    /// The digest of the records written so far, as a value. Waits for the writer thread.
+    public var digestValue: TraceDigest {
+        pipeline.drain()
+        return encoder.digest
+    }
 
     /// The length of the trace so far in bytes, counting lines still in the buffer;
-    /// after `finish` it is the size of the file.
-    public var bytesWritten: Int { flushedBytes + buffer.count }
+    /// after `finish` it is the size of the file. Waits for the writer thread.
+    public var bytesWritten: Int {
+        pipeline.drain()
+        return encoder.flushedBytes + encoder.buffer.count
+    }
+
+    /// Records written so far.
+    public var recordCount: Int {
+        pipeline.drain()
+        return encoder.recordCount
+    }
 
     // MARK: - Writing
 
-    /// Writes one record line, `{"step":N,"t":T,"g":[gx,gy],"s":[[x,y,angle,vx,vy,w],...]}`,
-    /// and adds it to the digest.
+    /// Queues one record line, `{"step":N,"t":T,"g":[gx,gy],"s":[[x,y,angle,vx,vy,w],...]}`,
+    /// for the writer thread, which adds it to the digest. `states` is copied before this returns.
     ///
     /// - Parameters:
     ///   - step: the physics step number (0 before any step).
@@ -106,6 +115,7 @@ public final class TraceWriter {
     ///   - gravity: the gravity used for this step, in units/s².
     ///   - states: every body's fields in header order, flat: `fields.count` values per
     ///     body, `bodies.count` bodies.
+    /// - Throws: the first write error, once the writer thread has met it.
     /// - Precondition: every value is finite. A run checks its states first and, at the
     ///   first non-finite one, ends the trace with `finish(.error(...))` instead.
     public func writeRecord(step: Int, t: Double, gravity: Vec2, states: UnsafeBufferPointer<Double>) throws(TraceWriteError) {
@@ -113,25 +123,13 @@ public final class TraceWriter {
         precondition(states.count == header.valuesPerRecord,
                      "TraceWriter: \(states.count) state values, the header needs \(header.valuesPerRecord)")
         precondition(t.isFinite && gravity.isFinite, "TraceWriter: non-finite time or gravity at step \(step)")
-        if let failure { throw failure }
-        let perBody = header.fields.count
         // JSON has no NaN or infinity: the run loop must stop (and end the trace with
         // `.error`) before recording a non-finite state. One tight pass checks them all.
         if let bad = states.firstIndex(where: { !$0.isFinite }) {
+            let perBody = header.fields.count
             preconditionFailure("TraceWriter: non-finite \(header.fields[bad % perBody]) of body \(header.bodies[bad / perBody]) at step \(step)")
         }
-        buffer.append("{\"step\":")
-        buffer.append(integer: step)
-        buffer.append(",\"t\":")
-        buffer.append(number: t)
-        buffer.append(",\"g\":")
-        buffer.append(pair: gravity)
-        buffer.append(",\"s\":[")
-        buffer.append(states: states, perBody: perBody)
-        buffer.append("]}\n")
-        digestState.addRecord(gravity: gravity, states: states)
-        recordCount += 1
-        try flushIfNeeded()
+        try pipeline.submit(step: step, t: t, gravity: gravity, states: states)
     }
 
     /// `writeRecord` for states held in an array (convenient in tests and tools).
@@ -144,16 +142,88 @@ public final class TraceWriter {
         try result.get()
     }
 
-    /// Writes the end line with the digest, flushes everything and closes the file:
+    /// Writes the end line with the digest, flushes everything, closes the file and
+    /// renames it into place:
     /// `{"end":"complete","steps":1200,"simTime":10,"droppedTime":0,"digest":"fnv1a64:..."}`
     /// (an `error` end adds `"message"`). The writer accepts no records afterwards.
+    /// On a write error the temporary file is removed and the path keeps what it held.
     public func finish(_ end: TraceEnd) throws(TraceWriteError) {
         precondition(!finished, "TraceWriter: finish called twice")
         finished = true
-        if let failure {
-            _ = closeDescriptor()
+        pipeline.stop()
+        if let failure = encoder.failure {
+            file.discard()
             throw failure
         }
+        encoder.appendEnd(end)
+        do {
+            try encoder.flush()
+        } catch {
+            file.discard()
+            throw error
+        }
+        if let error = file.publish() {
+            encoder.failure = error
+            throw error
+        }
+    }
+
+    /// Hands every buffered line to the system now (for example before a long pause,
+    /// so a reader following the file sees whole records). Never writes part of a line.
+    public func flush() throws(TraceWriteError) {
+        pipeline.drain()
+        try encoder.flush()
+    }
+}
+
+/// Formats a trace's lines into one reusable byte buffer, keeps the digest and hands whole
+/// buffers to the file descriptor. Driven by one thread at a time: the writer thread while
+/// records flow, the owner once the pipeline has drained or stopped.
+final class TraceEncoder: @unchecked Sendable {
+    let header: TraceHeader
+    let path: String
+    let fd: Int32
+    let canCutBack: Bool
+    let flushThreshold: Int
+    var buffer: JSONLineBuffer
+    var digest = TraceDigest()
+    var flushedBytes = 0
+    var recordCount = 0
+    var failure: TraceWriteError?
+
+    init(header: TraceHeader, path: String, fd: Int32, canCutBack: Bool, flushThreshold: Int) {
+        self.header = header
+        self.path = path
+        self.fd = fd
+        self.canCutBack = canCutBack
+        self.flushThreshold = flushThreshold
+        // Room for the threshold plus one more line of a large scene, so steady
+        // writing never reallocates.
+        buffer = JSONLineBuffer(capacity: flushThreshold + 1024 + header.valuesPerRecord * 28)
+    }
+
+    func appendHeader() {
+        header.append(to: &buffer)
+        flushIfNeeded()
+    }
+
+    func appendRecord(step: Int, t: Double, gravity: Vec2, states: UnsafeBufferPointer<Double>) {
+        guard failure == nil else { return }
+        buffer.append("{\"step\":")
+        buffer.append(integer: step)
+        buffer.append(",\"t\":")
+        buffer.append(number: t)
+        buffer.append(",\"g\":")
+        buffer.append(pair: gravity)
+        buffer.append(",\"s\":[")
+        buffer.append(states: states, perBody: header.fields.count)
+        buffer.append("]}\n")
+        digest.addRecord(gravity: gravity, states: states)
+        recordCount += 1
+        flushIfNeeded()
+    }
+
+    func appendEnd(_ end: TraceEnd) {
         buffer.append("{\"end\":")
         buffer.append(string: end.kind.name)
         buffer.append(",\"steps\":")
@@ -163,21 +233,21 @@ public final class TraceWriter {
         buffer.append(",\"droppedTime\":")
         buffer.append(number: end.droppedTime)
         buffer.append(",\"digest\":")
-        buffer.append(string: digestState.text)
+        buffer.append(string: digest.text)
         if case .error(let message) = end.kind {
             buffer.append(",\"message\":")
             buffer.append(string: message)
         }
         buffer.append("}\n")
-        let flushed = Result { () throws(TraceWriteError) in try flush() }
-        let closeError = closeDescriptor()
-        try flushed.get()
-        if let closeError { throw closeError }
     }
 
-    /// Hands every buffered line to the system now (for example before a long pause,
-    /// so a reader following the file sees whole records). Never writes part of a line.
-    public func flush() throws(TraceWriteError) {
+    private func flushIfNeeded() {
+        if buffer.count >= flushThreshold { try? flush() }
+    }
+
+    /// Writes the whole buffer; on failure records it, cuts the file back to its last
+    /// whole line and throws.
+    func flush() throws(TraceWriteError) {
         if let failure { throw failure }
         var written = 0
         let total = buffer.count
@@ -205,7 +275,7 @@ public final class TraceWriter {
     /// to the end of the last whole line, so even a disk that fills up mid-write leaves
     /// no half-written line. Standard output (maybe a pipe) cannot be cut back.
     private func cutBackToWholeLine(written: Int) {
-        guard ownsDescriptor, written > 0 else { return }
+        guard canCutBack, written > 0 else { return }
         var keep = written
         while keep > 0 && buffer[keep - 1] != 0x0A { keep -= 1 }
         if keep < written {
@@ -213,22 +283,5 @@ public final class TraceWriter {
         }
         flushedBytes += keep
         buffer.removeFirst(keep)
-    }
-
-    private func flushIfNeeded() throws(TraceWriteError) {
-        if buffer.count >= flushThreshold { try flush() }
-    }
-
-    /// Closes the file (never standard output) and returns the error close reported.
-    private func closeDescriptor() -> TraceWriteError? {
-        guard ownsDescriptor, fd >= 0 else { return nil }
-        // Linux: the descriptor is released even when close reports EINTR; do not retry.
-        let result = close(fd)
-        let code = errno
-        fd = -1
-        guard result < 0, code != EINTR else { return nil }
-        let error = TraceWriteError(path: path, operation: "close", code: code)
-        if failure == nil { failure = error }
-        return error
     }
 }

@@ -1,0 +1,97 @@
+import Foundation
+
+/// Hands records from the stepping loop to a writer thread through a small ring of
+/// preallocated slots, so formatting overlaps the next physics step.
+///
+/// The loop copies a record's states into a free slot and goes on; it waits only when
+/// every slot is still being formatted. The writer thread takes slots in order, so the
+/// trace and its digest are exactly what writing inline would give.
+final class RecordPipeline: @unchecked Sendable {
+    /// Slots in the ring: enough to ride out a slow write, few enough to stay small
+    /// (4 × 6 doubles × bodies).
+    static let depth = 4
+
+    private let encoder: TraceEncoder
+    private let values: Int
+    private let storage: UnsafeMutableBufferPointer<Double>
+    private var steps = [Int](repeating: 0, count: depth)
+    private var times = [Double](repeating: 0, count: depth)
+    private var gravities = [Vec2](repeating: .zero, count: depth)
+    private let condition = NSCondition()
+    private var first = 0      // the oldest slot not yet formatted
+    private var count = 0      // slots queued, the oldest possibly being formatted
+    private var busy = false   // the writer thread is formatting `first`
+    private var stopping = false
+    private var stopped = false
+    private var failure: TraceWriteError?
+
+    init(encoder: TraceEncoder, valuesPerRecord: Int) {
+        self.encoder = encoder
+        values = valuesPerRecord
+        storage = .allocate(capacity: max(valuesPerRecord, 1) * Self.depth)
+        let thread = Thread { [self] in run() }
+        thread.name = "tiltbox trace writer"
+        thread.start()
+    }
+
+    deinit {
+        storage.deallocate()
+    }
+
+    /// Copies a record into a free slot, waiting for one if all are in use.
+    func submit(step: Int, t: Double, gravity: Vec2, states: UnsafeBufferPointer<Double>) throws(TraceWriteError) {
+        condition.lock()
+        defer { condition.unlock() }
+        while count == Self.depth && failure == nil { condition.wait() }
+        if let failure { throw failure }
+        let slot = (first + count) % Self.depth
+        if values > 0, let source = states.baseAddress {
+            (storage.baseAddress! + slot * values).update(from: source, count: values)
+        }
+        steps[slot] = step
+        times[slot] = t
+        gravities[slot] = gravity
+        count += 1
+        condition.broadcast()
+    }
+
+    /// Waits until every queued record is formatted; the encoder is then the caller's
+    /// until the next `submit`.
+    func drain() {
+        condition.lock()
+        while (count > 0 || busy) && !stopped { condition.wait() }
+        condition.unlock()
+    }
+
+    /// Formats what is queued, then ends the writer thread and waits for it.
+    func stop() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        while !stopped { condition.wait() }
+        condition.unlock()
+    }
+
+    private func run() {
+        condition.lock()
+        while true {
+            while count == 0 && !stopping { condition.wait() }
+            if count == 0 { break }
+            let slot = first
+            busy = true
+            condition.unlock()
+            let states = UnsafeBufferPointer(start: storage.baseAddress! + slot * values, count: values)
+            encoder.appendRecord(step: steps[slot], t: times[slot], gravity: gravities[slot], states: states)
+            let error = encoder.failure
+            condition.lock()
+            busy = false
+            if let error, failure == nil { failure = error }
+            first = (first + 1) % Self.depth
+            count -= 1
+            condition.broadcast()
+        }
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}

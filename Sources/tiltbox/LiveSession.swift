@@ -4,6 +4,22 @@ import Tiltbox
 
 /// Runs the live terminal view for `run` and `record` and maps its end to an exit status.
 enum LiveSession {
+    /// The view's options from the shared command-line options. The live track's
+    /// orientation and g resolve as a replay's would: the option, else the scenario's
+    /// `tilt`, else portrait and the length of `world.gravity`.
+    static func options(for scenario: Scenario, recording: RecordingOptions, fps: Double, trace: String?,
+                        interactive: Bool, orientation: Orientation?, g: Double?) throws -> LiveViewOptions {
+        var live = LiveViewOptions()
+        live.fps = fps
+        live.every = recording.every
+        live.totalSteps = try recording.runOptions(for: scenario).totalSteps
+        live.tracePath = trace
+        live.interactive = interactive
+        live.tiltOrientation = orientation ?? scenario.tilt?.orientation ?? .portrait
+        live.tiltG = g ?? scenario.tilt?.g ?? scenario.world.gravity.length
+        return live
+    }
+
     static func run(scenario: Scenario, options: LiveViewOptions, gravity: GravityInput) throws -> LiveResult {
         // Resolve the tilt input once up front, so a bad file is reported before the
         // screen switches, and again on each restart.

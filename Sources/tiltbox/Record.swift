@@ -47,15 +47,9 @@ extension TiltboxCommand {
             guard Terminal.isInteractive else {
                 throw InputError(file: "record", reason: "recording needs the terminal view: standard input and output must be a terminal")
             }
-            var live = LiveViewOptions()
-            live.fps = fps
-            live.every = recording.every
-            live.totalSteps = try recording.runOptions(for: loaded.scenario).totalSteps
-            live.tracePath = trace
-            live.interactive = true
+            var live = try LiveSession.options(for: loaded.scenario, recording: recording, fps: fps, trace: trace,
+                                               interactive: true, orientation: orientation, g: g)
             live.exitAtEnd = exitAtEnd
-            live.tiltOrientation = orientation ?? loaded.scenario.tilt?.orientation ?? .portrait
-            live.tiltG = g ?? loaded.scenario.tilt?.g ?? loaded.scenario.world.gravity.length
             let result = try LiveSession.run(scenario: loaded.scenario, options: live, gravity: GravityInput())
             if let track = result.liveTrack {
                 let comment = """

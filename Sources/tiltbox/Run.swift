@@ -52,15 +52,10 @@ extension TiltboxCommand {
         func run() throws {
             let loaded = try ScenarioSource.load(scenario)
             if html == nil, try view.showsTerminal(trace: trace) {
-                var live = LiveViewOptions()
-                live.fps = fps
-                live.every = recording.every
-                live.totalSteps = try recording.runOptions(for: loaded.scenario).totalSteps
-                live.tracePath = trace
-                live.interactive = interactive
                 let tilt = tiltOptions.gravityInput
-                live.tiltOrientation = tilt.orientation ?? loaded.scenario.tilt?.orientation ?? .portrait
-                live.tiltG = tilt.g ?? loaded.scenario.tilt?.g ?? loaded.scenario.world.gravity.length
+                let live = try LiveSession.options(
+                    for: loaded.scenario, recording: recording, fps: fps, trace: trace, interactive: interactive,
+                    orientation: tilt.orientation, g: tilt.g)
                 let result = try LiveSession.run(scenario: loaded.scenario, options: live, gravity: tilt)
                 try LiveSession.exit(for: result)
                 return

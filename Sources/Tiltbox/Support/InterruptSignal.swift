@@ -13,16 +13,7 @@ public enum InterruptSignal {
     /// Installs the handlers. After this, Ctrl-C no longer kills the process: the run
     /// loop must poll `isRaised`.
     public static func install() {
-        var action = sigaction()
-        #if canImport(Glibc)
-        action.__sigaction_handler.sa_handler = { signal in InterruptSignal.received.store(signal, ordering: .relaxed) }
-        #else
-        action.__sigaction_u.__sa_handler = { signal in InterruptSignal.received.store(signal, ordering: .relaxed) }
-        #endif
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = 0
-        sigaction(SIGINT, &action, nil)
-        sigaction(SIGTERM, &action, nil)
+        installSignalHandler([SIGINT, SIGTERM]) { signal in InterruptSignal.received.store(signal, ordering: .relaxed) }
         // A parent may have started us with these signals blocked (a blocked mask is
         // inherited across exec); unblock them so Ctrl-C and SIGTERM always arrive.
         var unblock = sigset_t()

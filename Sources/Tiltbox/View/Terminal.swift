@@ -39,14 +39,7 @@ public final class Terminal {
             }
             tcsetattr(input, TCSANOW, &raw)
         }
-        var action = sigaction()
-        #if canImport(Glibc)
-        action.__sigaction_handler.sa_handler = { _ in Terminal.resized.store(true, ordering: .relaxed) }
-        #else
-        action.__sigaction_u.__sa_handler = { _ in Terminal.resized.store(true, ordering: .relaxed) }
-        #endif
-        sigemptyset(&action.sa_mask)
-        sigaction(SIGWINCH, &action, nil)
+        installSignalHandler([SIGWINCH]) { _ in Terminal.resized.store(true, ordering: .relaxed) }
         active = true
         write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J\u{1B}[H")
     }

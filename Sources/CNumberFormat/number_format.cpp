@@ -26,7 +26,7 @@ const char two_digits[] =
 // Writes the decimal digits of `n` (> 0) to the start of `out` (32 bytes); returns
 // how many (at most 20).
 inline int write_digits(uint64_t n, char *out) {
-    char tmp[32];
+    char tmp[40]; // digits end at index 20; the fixed 20-byte copy from tmp + i reads up to index 39
     int i = 20;
     while (n >= 100) {
         unsigned r = unsigned(n % 100);

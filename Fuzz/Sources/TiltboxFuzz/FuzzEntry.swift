@@ -2,7 +2,7 @@ import Foundation
 import Tiltbox
 
 /// The parser under test, from `TILTBOX_FUZZ_TARGET` (scenario, tilt-csv, phyphox,
-/// sensor-logger, keyframes, zip, trace, frames).
+/// sensor-logger, keyframes, zip, trace, frames, numbers).
 let fuzzTarget: ParserFuzzing.Target = {
     let name = ProcessInfo.processInfo.environment["TILTBOX_FUZZ_TARGET"] ?? ""
     guard let target = ParserFuzzing.Target(rawValue: name) else {

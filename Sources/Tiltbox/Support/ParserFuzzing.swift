@@ -1,4 +1,5 @@
 import Foundation
+internal import CNumberFormat
 
 /// The entry points the fuzzers drive (`make fuzz`, the `Fuzz/` package) and the
 /// regression tests replay: each feeds arbitrary bytes to one parser and, when the
@@ -6,9 +7,13 @@ import Foundation
 /// reaching the engine proves it cannot trip a Chipmunk assertion.
 ///
 /// An input error is a correct outcome. A crash, a trap or an abort is a bug.
+///
+/// One target is not a parser: `numbers` drives the trace writer's number formatter
+/// (C++, writing into raw buffers), the one place where a memory error was found.
 public enum ParserFuzzing {
     public enum Target: String, CaseIterable, Sendable {
         case scenario, tiltCSV = "tilt-csv", phyphox, sensorLogger = "sensor-logger", keyframes, zip, trace, frames
+        case numbers
     }
 
     /// Scenarios with at most this many crates are also built and stepped.
@@ -55,7 +60,40 @@ public enum ParserFuzzing {
             var clock = profile.makeClock()
             for _ in 0..<16 { _ = clock.nextFrameDuration() }
             return true
+        case .numbers:
+            return formatNumbers(bytes)
         }
+    }
+
+    /// Reads `bytes` as doubles, formats the finite ones as trace states into a buffer of
+    /// exactly the size the formatter documents, and checks every number against
+    /// `NumberFormat.shortest`. A mismatch traps; an out-of-bounds byte is AddressSanitizer's.
+    private static func formatNumbers(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let perBody = 6
+        var values: [Double] = []
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            let value = Double(bitPattern: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            if value.isFinite { values.append(value) }
+            offset += 8
+        }
+        guard !values.isEmpty else { return false }
+        while values.count % perBody != 0 { values.append(values[values.count - 1]) }
+        let capacity = values.count * (Int(TILTBOX_FORMAT_DOUBLE_MAX) + 1) + 2 * (values.count / perBody)
+            + Int(TILTBOX_FORMAT_SLACK)
+        let out = UnsafeMutablePointer<CChar>.allocate(capacity: capacity)
+        defer { out.deallocate() }
+        let written = values.withUnsafeBufferPointer { tiltbox_format_states($0.baseAddress!, $0.count, perBody, out) }
+        precondition(written <= capacity - Int(TILTBOX_FORMAT_SLACK), "formatter wrote past its documented bound")
+        let text = String(decoding: UnsafeRawBufferPointer(start: out, count: written), as: UTF8.self)
+        precondition(text.hasPrefix("[") && text.hasSuffix("]"), "states are not JSON arrays: \(text)")
+        let numbers = text.dropFirst().dropLast().replacingOccurrences(of: "],[", with: ",").split(separator: ",")
+        precondition(numbers.count == values.count, "formatter wrote \(numbers.count) numbers for \(values.count)")
+        for (number, value) in zip(numbers, values) {
+            precondition(String(number) == NumberFormat.shortest(value),
+                         "formatter wrote \(number) for \(value) (bits \(value.bitPattern))")
+        }
+        return true
     }
 
     private static func track(_ bytes: UnsafeRawBufferPointer, name: String, convention: SensorConvention?) -> Bool {

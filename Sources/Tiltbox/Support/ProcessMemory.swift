@@ -7,6 +7,11 @@ public enum ProcessMemory {
     /// Peak resident set size so far (`VmHWM`).
     public static var peakResidentKiB: Int? { field("VmHWM:") }
 
+    /// Resident anonymous memory now (`RssAnon`: heap, stacks, anonymous maps). Unlike
+    /// RSS it leaves out pages of code and libraries touched for the first time, so
+    /// steady growth here is what a leak looks like.
+    public static var residentAnonymousKiB: Int? { field("RssAnon:") }
+
     private static func field(_ name: String) -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
         for line in text.split(separator: "\n") where line.hasPrefix(name) {

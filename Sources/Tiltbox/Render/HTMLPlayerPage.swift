@@ -336,8 +336,7 @@ h1 { font-size: 15px; margin: 0 0 8px; font-weight: 600; }
   seek(t0);
   if (location.hash === "#test") {
     // Play a moment (until at least one animation frame has been drawn, or 3 s have
-    // passed: a busy machine may run the timer first), then seek to the end and report
-    // for the browser test.
+    // passed), then seek to the end and report for the browser test.
     setPlaying(true);
     var waited = 0;
     var finish = function () {

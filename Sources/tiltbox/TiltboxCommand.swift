@@ -27,9 +27,6 @@ struct TiltboxCommand: ParsableCommand {
         } catch let error as InputError {
             Console.error(error.description)
             Foundation.exit(ExitStatus.badInput)
-        } catch let error as TiltError {
-            Console.error(error.description)
-            Foundation.exit(ExitStatus.badInput)
         } catch let error as ExitCode {
             Foundation.exit(error.rawValue)
         } catch {

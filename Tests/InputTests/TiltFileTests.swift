@@ -251,15 +251,15 @@ import Testing
     }
 
     @Test func nonFiniteGIsRefused() {
-        #expect(throws: TiltError.self) { try TiltFile.load(path: Fixture.path("tiltbox.csv"), g: .nan) }
+        #expect(throws: InputError.self) { try TiltFile.load(path: Fixture.path("tiltbox.csv"), g: .nan) }
     }
 
     @Test func errorDescriptionIsOneLine() {
-        #expect(TiltError(file: "tilt/rock.csv", line: 7, reason: "decreasing time 1.5 after 2.0").description
+        #expect(InputError(file: "tilt/rock.csv", line: 7, reason: "decreasing time 1.5 after 2.0").description
                 == "tilt/rock.csv:7: decreasing time 1.5 after 2.0")
-        #expect(TiltError(file: "w.json", line: 3, column: 9, reason: "not valid JSON").description
+        #expect(InputError(file: "w.json", line: 3, column: 9, reason: "not valid JSON").description
                 == "w.json:3:9: not valid JSON")
-        #expect(TiltError(file: "w.json", path: "keyframes[2].curve", reason: "unknown curve 'easyIn'").description
+        #expect(InputError(file: "w.json", path: "keyframes[2].curve", reason: "unknown curve 'easyIn'").description
                 == "w.json: keyframes[2].curve: unknown curve 'easyIn'")
     }
 }

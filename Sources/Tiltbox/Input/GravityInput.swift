@@ -21,7 +21,7 @@ public struct GravityInput: Sendable {
     }
 
     /// The track for `scenario`, and the loaded tilt file when there is one.
-    public func resolve(for scenario: Scenario) throws(TiltError) -> (track: any GravityTrack, tilt: LoadedTilt?) {
+    public func resolve(for scenario: Scenario) throws(InputError) -> (track: any GravityTrack, tilt: LoadedTilt?) {
         guard let path = file ?? scenario.tilt?.file else {
             return (ConstantGravity(scenario.world.gravity), nil)
         }

@@ -17,28 +17,29 @@ enum KeyframeFile {
     static let formatName = "tiltbox-tilt/1"
 
     static func load(_ data: Data, file: String, orientation: Orientation, g: Double)
-        throws(TiltError) -> KeyframeGravityTrack
+        throws(InputError) -> KeyframeGravityTrack
     {
-        func fail(_ path: String?, _ reason: String) -> TiltError {
-            TiltError(file: file, path: path, reason: reason)
+        func fail(_ path: String?, _ reason: String) -> InputError {
+            InputError(file: file, path: path, reason: reason)
         }
-        guard case .object(let root) = try TiltJSONValue.read(data, file: file) else {
+        let root = try parse(data, file: file)
+        guard case .object = root.value else {
             throw fail(nil, "expected a JSON object with \"format\": \"\(formatName)\"")
         }
-        switch root["format"] {
+        switch root["format"]?.value {
         case .string(formatName): break
         case .string(let other): throw fail("format", "unknown format '\(other)', expected '\(formatName)'")
         case nil: throw fail("format", "missing, expected '\(formatName)'")
         case let other?: throw fail("format", "expected a string, found \(other.typeName)")
         }
         let worldUnits: Bool
-        switch root["units"] {
+        switch root["units"]?.value {
         case nil, .string("g"): worldUnits = false
         case .string("world"): worldUnits = true
         case .string(let other): throw fail("units", "unknown units '\(other)', expected 'g' or 'world'")
         case let other?: throw fail("units", "expected \"g\" or \"world\", found \(other.typeName)")
         }
-        guard case .array(let items)? = root["keyframes"] else {
+        guard case .array(let items)? = root["keyframes"]?.value else {
             throw fail("keyframes", root["keyframes"] == nil ? "missing" : "expected an array")
         }
         guard !items.isEmpty else { throw fail("keyframes", "no keyframes") }
@@ -47,12 +48,12 @@ enum KeyframeFile {
         keyframes.reserveCapacity(items.count)
         for (index, item) in items.enumerated() {
             let at = "keyframes[\(index)]"
-            guard case .object(let fields) = item else {
-                throw fail(at, "expected an object, found \(item.typeName)")
+            guard case .object = item.value else {
+                throw fail(at, "expected an object, found \(item.value.typeName)")
             }
-            let t = try number(fields["t"], path: at + ".t", fail: fail)
-            guard case .array(let vector)? = fields["gravity"] else {
-                throw fail(at + ".gravity", fields["gravity"] == nil ? "missing" : "expected [x, y]")
+            let t = try number(item["t"], path: at + ".t", fail: fail)
+            guard case .array(let vector)? = item["gravity"]?.value else {
+                throw fail(at + ".gravity", item["gravity"] == nil ? "missing" : "expected [x, y]")
             }
             guard vector.count == 2 || vector.count == 3 else {
                 throw fail(at + ".gravity", "expected [x, y], found \(vector.count) numbers")
@@ -60,9 +61,9 @@ enum KeyframeFile {
             let x = try number(vector[0], path: at + ".gravity[0]", fail: fail)
             let y = try number(vector[1], path: at + ".gravity[1]", fail: fail)
             var curve = TimingCurve.linear
-            if let value = fields["curve"] {
+            if let value = item["curve"] {
                 do {
-                    curve = try TimingCurve(jsonValue: value.plain)
+                    curve = try TimingCurve(jsonValue: value.plainValue)
                 } catch {
                     throw fail(at + ".curve", error.description)
                 }
@@ -78,10 +79,23 @@ enum KeyframeFile {
         return KeyframeGravityTrack(keyframes: keyframes)
     }
 
-    private static func number(_ value: TiltJSONValue?, path: String, fail: (String?, String) -> TiltError)
-        throws(TiltError) -> Double
+    /// Parses `data` with the project's JSON parser (exact number rounding); a syntax
+    /// error names the line and column.
+    private static func parse(_ data: Data, file: String) throws(InputError) -> JSONNode {
+        let parsed: Result<JSONNode, JSONSyntaxError> = data.withUnsafeBytes { raw in
+            Result { () throws(JSONSyntaxError) in try JSONParser.parse(utf8: raw.bindMemory(to: UInt8.self)) }
+        }
+        switch parsed {
+        case .success(let node): return node
+        case .failure(let error):
+            throw InputError(file: file, location: error.location, reason: "not valid JSON: \(error.reason)")
+        }
+    }
+
+    private static func number(_ node: JSONNode?, path: String, fail: (String?, String) -> InputError)
+        throws(InputError) -> Double
     {
-        switch value {
+        switch node?.value {
         case .number(let number)?:
             guard number.isFinite else { throw fail(path, "non-finite value \(number)") }
             return number

@@ -12,12 +12,12 @@ struct TiltArchive {
     /// `/`-separated paths of the regular files inside.
     let filePaths: [String]
 
-    init(path: String) throws(TiltError) {
+    init(path: String) throws(InputError) {
         self.path = path
         do {
             archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read, pathEncoding: nil)
         } catch {
-            throw TiltError(file: path, reason: "not a readable zip archive (\(error))")
+            throw InputError(file: path, reason: "not a readable zip archive (\(error))")
         }
         filePaths = archive.filter { $0.type == .file }.map(\.path).sorted()
     }
@@ -26,11 +26,11 @@ struct TiltArchive {
     func displayName(of entryPath: String) -> String { "\(path)(\(entryPath))" }
 
     /// The bytes of the file at `entryPath`, or `nil` when there is no such file.
-    func contents(of entryPath: String) throws(TiltError) -> Data? {
+    func contents(of entryPath: String) throws(InputError) -> Data? {
         guard let entry = archive[entryPath], entry.type == .file else { return nil }
         let name = displayName(of: entryPath)
         guard entry.uncompressedSize <= UInt64(TiltFile.maximumFileSize) else {
-            throw TiltError(file: name, reason: TiltFile.tooLargeReason(entry.uncompressedSize))
+            throw InputError(file: name, reason: TiltFile.tooLargeReason(entry.uncompressedSize))
         }
         var data = Data()
         data.reserveCapacity(Int(entry.uncompressedSize))
@@ -41,9 +41,9 @@ struct TiltArchive {
                 data.append(chunk)
             }
         } catch is Oversized {
-            throw TiltError(file: name, reason: TiltFile.tooLargeReason(UInt64(TiltFile.maximumFileSize) + 1))
+            throw InputError(file: name, reason: TiltFile.tooLargeReason(UInt64(TiltFile.maximumFileSize) + 1))
         } catch {
-            throw TiltError(file: name, reason: "cannot read from the zip archive (\(error))")
+            throw InputError(file: name, reason: "cannot read from the zip archive (\(error))")
         }
         return data
     }

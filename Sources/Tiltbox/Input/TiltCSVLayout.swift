@@ -15,12 +15,12 @@ struct TiltCSVLayout {
     /// The header's cells, for naming columns in messages.
     var names: [String]
 
-    static func recognise(_ header: DelimitedText.Line, file: String, fileName: String) throws(TiltError)
+    static func recognise(_ header: DelimitedText.Line, file: String, fileName: String) throws(InputError)
         -> TiltCSVLayout
     {
         let cells = header.cells.map { $0.lowercased().replacingOccurrences(of: "²", with: "^2") }
-        func fail(_ reason: String) -> TiltError { TiltError(file: file, line: header.number, reason: reason) }
-        func column(_ name: String, shownAs shown: String) throws(TiltError) -> Int {
+        func fail(_ reason: String) -> InputError { InputError(file: file, line: header.number, reason: reason) }
+        func column(_ name: String, shownAs shown: String) throws(InputError) -> Int {
             guard let index = cells.firstIndex(of: name) else { throw fail("missing column '\(shown)'") }
             return index
         }
@@ -56,9 +56,9 @@ struct TiltCSVLayout {
     /// The samples of `table`, each axis converted to g in the CoreMotion convention by
     /// `toG`. Rows with an empty or NaN cell in a used column are skipped.
     ///
-    /// - Throws: a located `TiltError` for a short row, a non-numeric or infinite cell,
+    /// - Throws: a located `InputError` for a short row, a non-numeric or infinite cell,
     ///   a time earlier than the row before, or when no row is left.
-    func samples(from table: DelimitedText, file: String, toG: (Double) -> Double) throws(TiltError)
+    func samples(from table: DelimitedText, file: String, toG: (Double) -> Double) throws(InputError)
         -> [TiltSample]
     {
         let decimalComma = table.delimiter != ","
@@ -66,13 +66,13 @@ struct TiltCSVLayout {
         var samples: [TiltSample] = []
         samples.reserveCapacity(table.rows.count)
         for row in table.rows {
-            func fail(_ reason: String) -> TiltError { TiltError(file: file, line: row.number, reason: reason) }
+            func fail(_ reason: String) -> InputError { InputError(file: file, line: row.number, reason: reason) }
             guard row.cells.count > needed else {
                 let missing = [time, x, y].first { $0 >= row.cells.count } ?? needed
                 throw fail("missing column '\(name(missing))' (row has \(row.cells.count) cells)")
             }
             // nil: an empty or NaN cell, which skips the row.
-            func value(_ column: Int) throws(TiltError) -> Double? {
+            func value(_ column: Int) throws(InputError) -> Double? {
                 var cell = row.cells[column]
                 if cell.isEmpty { return nil }
                 if decimalComma, cell.utf8.contains(UInt8(ascii: ",")) {
@@ -94,7 +94,7 @@ struct TiltCSVLayout {
             samples.append(TiltSample(t: t, reading: Vec2(toG(rawX), toG(rawY))))
         }
         guard !samples.isEmpty else {
-            throw TiltError(file: file, line: table.header.number,
+            throw InputError(file: file, line: table.header.number,
                             reason: "no data rows (rows with NaN or empty cells are skipped)")
         }
         return samples

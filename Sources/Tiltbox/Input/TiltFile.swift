@@ -24,20 +24,20 @@ public enum TiltFile {
     ///   - convention: Overrides the sign convention of a Sensor Logger export (and
     ///     fills in when it has no `Metadata.csv`). phyphox always uses Android's, and
     ///     Tiltbox CSV and keyframes are in g already, so it does not apply to them.
-    /// - Throws: `TiltError` naming the file and the line, keyframe or field at fault.
+    /// - Throws: `InputError` naming the file and the line, keyframe or field at fault.
     public static func load(
         path: String, orientation: Orientation = .portrait, g: Double,
         interpolation: Interpolation = .hold, convention: SensorConvention? = nil
-    ) throws(TiltError) -> LoadedTilt {
-        guard g.isFinite else { throw TiltError(file: path, reason: "g must be a finite number, got \(g)") }
+    ) throws(InputError) -> LoadedTilt {
+        guard g.isFinite else { throw InputError(file: path, reason: "g must be a finite number, got \(g)") }
         let options = Options(orientation: orientation, g: g, interpolation: interpolation, convention: convention)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw TiltError(file: path, reason: "no such file")
+            throw InputError(file: path, reason: "no such file")
         }
         if isDirectory.boolValue { return try loadFolder(path, options) }
         if path.lowercased().hasSuffix(".zip") { return try loadZip(path, options) }
-        return try loadData(try readFile(path), name: path, options: options) { () throws(TiltError) in
+        return try loadData(try readFile(path), name: path, options: options) { () throws(InputError) in
             let metadata = RecordingCandidates.metadataPath(besides: path)
             guard FileManager.default.fileExists(atPath: metadata) else { return nil }
             return (metadata, try readFile(metadata))
@@ -54,9 +54,9 @@ public enum TiltFile {
     }
 
     /// Finds `Metadata.csv` beside a Sensor Logger file: its name for messages and its bytes.
-    typealias MetadataLookup = () throws(TiltError) -> (name: String, data: Data)?
+    typealias MetadataLookup = () throws(InputError) -> (name: String, data: Data)?
 
-    private static func loadFolder(_ folder: String, _ options: Options) throws(TiltError) -> LoadedTilt {
+    private static func loadFolder(_ folder: String, _ options: Options) throws(InputError) -> LoadedTilt {
         let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
         let paths = (FileManager.default.enumerator(atPath: base)?.allObjects as? [String] ?? [])
             .filter { relative in
@@ -66,13 +66,13 @@ public enum TiltFile {
             }
         switch RecordingCandidates.choose(from: paths) {
         case .none:
-            throw TiltError(file: folder, reason: "no recognised tilt recording in the folder; "
+            throw InputError(file: folder, reason: "no recognised tilt recording in the folder; "
                             + RecordingCandidates.expectation)
         case .accelerometerOnly:
-            throw TiltError(file: folder, reason: "the folder " + RecordingCandidates.accelerometerReason)
+            throw InputError(file: folder, reason: "the folder " + RecordingCandidates.accelerometerReason)
         case .found(let relative):
             let file = base + "/" + relative
-            return try loadData(try readFile(file), name: file, options: options) { () throws(TiltError) in
+            return try loadData(try readFile(file), name: file, options: options) { () throws(InputError) in
                 let metadata = base + "/" + RecordingCandidates.metadataPath(besides: relative)
                 guard FileManager.default.fileExists(atPath: metadata) else { return nil }
                 return (metadata, try readFile(metadata))
@@ -80,20 +80,20 @@ public enum TiltFile {
         }
     }
 
-    private static func loadZip(_ path: String, _ options: Options) throws(TiltError) -> LoadedTilt {
+    private static func loadZip(_ path: String, _ options: Options) throws(InputError) -> LoadedTilt {
         try checkSize(path)
         let archive = try TiltArchive(path: path)
         switch RecordingCandidates.choose(from: archive.filePaths) {
         case .none:
-            throw TiltError(file: path, reason: "no recognised tilt recording in the zip; "
+            throw InputError(file: path, reason: "no recognised tilt recording in the zip; "
                             + RecordingCandidates.expectation)
         case .accelerometerOnly:
-            throw TiltError(file: path, reason: "the zip " + RecordingCandidates.accelerometerReason)
+            throw InputError(file: path, reason: "the zip " + RecordingCandidates.accelerometerReason)
         case .found(let entry):
             guard let data = try archive.contents(of: entry) else {
-                throw TiltError(file: archive.displayName(of: entry), reason: "cannot read from the zip archive")
+                throw InputError(file: archive.displayName(of: entry), reason: "cannot read from the zip archive")
             }
-            return try loadData(data, name: archive.displayName(of: entry), options: options) { () throws(TiltError) in
+            return try loadData(data, name: archive.displayName(of: entry), options: options) { () throws(InputError) in
                 let metadata = RecordingCandidates.metadataPath(besides: entry)
                 guard let data = try archive.contents(of: metadata) else { return nil }
                 return (archive.displayName(of: metadata), data)
@@ -108,22 +108,22 @@ public enum TiltFile {
     public static func parse(
         data: Data, name: String, orientation: Orientation = .portrait, g: Double,
         interpolation: Interpolation = .hold, convention: SensorConvention? = nil
-    ) throws(TiltError) -> LoadedTilt {
-        guard g.isFinite else { throw TiltError(file: name, reason: "g must be a finite number, got \(g)") }
+    ) throws(InputError) -> LoadedTilt {
+        guard g.isFinite else { throw InputError(file: name, reason: "g must be a finite number, got \(g)") }
         guard data.count <= maximumFileSize else {
-            throw TiltError(file: name, reason: "the file is \(data.count) bytes, more than the limit of \(maximumFileSize)")
+            throw InputError(file: name, reason: "the file is \(data.count) bytes, more than the limit of \(maximumFileSize)")
         }
         let options = Options(orientation: orientation, g: g, interpolation: interpolation, convention: convention)
-        return try loadData(data, name: name, options: options) { () throws(TiltError) in nil }
+        return try loadData(data, name: name, options: options) { () throws(InputError) in nil }
     }
 
     // MARK: - Formats
 
     private static func loadData(_ data: Data, name: String, options: Options, metadata: MetadataLookup)
-        throws(TiltError) -> LoadedTilt
+        throws(InputError) -> LoadedTilt
     {
         guard data.contains(where: { !Self.isWhitespace($0) }) else {
-            throw TiltError(file: name, line: 1, reason: "empty file")
+            throw InputError(file: name, line: 1, reason: "empty file")
         }
         if name.lowercased().hasSuffix(".json") || data.first(where: { !Self.isWhitespace($0) }) == UInt8(ascii: "{") {
             let track = try KeyframeFile.load(data, file: name, orientation: options.orientation, g: options.g)
@@ -131,7 +131,7 @@ public enum TiltFile {
                               startTime: track.keyframes[0].t, endTime: track.keyframes[track.keyframes.count - 1].t)
         }
         guard let table = DelimitedText(String(decoding: data, as: UTF8.self)) else {
-            throw TiltError(file: name, line: 1, reason: "empty file (only blank and comment lines)")
+            throw InputError(file: name, line: 1, reason: "empty file (only blank and comment lines)")
         }
         let layout = try TiltCSVLayout.recognise(table.header, file: name,
                                                  fileName: RecordingCandidates.fileName(name))
@@ -152,27 +152,27 @@ public enum TiltFile {
 
     /// The override if given, else the `platform` column of `Metadata.csv`.
     private static func sensorLoggerConvention(_ override: SensorConvention?, metadata: MetadataLookup, file: String)
-        throws(TiltError) -> SensorConvention
+        throws(InputError) -> SensorConvention
     {
         if let override { return override }
         guard let (name, data) = try metadata() else {
-            throw TiltError(file: file, reason: "no Metadata.csv beside this Sensor Logger file to tell "
+            throw InputError(file: file, reason: "no Metadata.csv beside this Sensor Logger file to tell "
                             + "the platform's sign convention; pass --convention ios|android")
         }
         guard let table = DelimitedText(String(decoding: data, as: UTF8.self)) else {
-            throw TiltError(file: name, line: 1, reason: "empty file")
+            throw InputError(file: name, line: 1, reason: "empty file")
         }
         let columns = table.header.cells.map { $0.lowercased() }
         guard let column = columns.firstIndex(of: "platform") else {
-            throw TiltError(file: name, line: table.header.number,
+            throw InputError(file: name, line: table.header.number,
                             reason: "missing column 'platform'; pass --convention ios|android")
         }
         guard let row = table.rows.first, column < row.cells.count else {
-            throw TiltError(file: name, line: table.header.number + 1,
+            throw InputError(file: name, line: table.header.number + 1,
                             reason: "no platform value; pass --convention ios|android")
         }
         guard let convention = SensorConvention(rawValue: row.cells[column].lowercased()) else {
-            throw TiltError(file: name, line: row.number,
+            throw InputError(file: name, line: row.number,
                             reason: "unknown platform '\(row.cells[column])', expected ios or android")
         }
         return convention
@@ -184,32 +184,32 @@ public enum TiltFile {
         "file too large (\(size) bytes; tilt input is capped at \(maximumFileSize) bytes, 64 MiB)"
     }
 
-    private static func checkSize(_ path: String) throws(TiltError) {
+    private static func checkSize(_ path: String) throws(InputError) {
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw TiltError(file: path, reason: "cannot open the file")
+            throw InputError(file: path, reason: "cannot open the file")
         }
         defer { try? handle.close() }
         let size: UInt64
-        do { size = try handle.seekToEnd() } catch { throw TiltError(file: path, reason: "cannot read (\(error))") }
-        if size > UInt64(maximumFileSize) { throw TiltError(file: path, reason: tooLargeReason(size)) }
+        do { size = try handle.seekToEnd() } catch { throw InputError(file: path, reason: "cannot read (\(error))") }
+        if size > UInt64(maximumFileSize) { throw InputError(file: path, reason: tooLargeReason(size)) }
     }
 
     /// The file's bytes, after checking its size against the cap.
-    private static func readFile(_ path: String) throws(TiltError) -> Data {
+    private static func readFile(_ path: String) throws(InputError) -> Data {
         try checkSize(path)
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw TiltError(file: path, reason: "cannot open the file")
+            throw InputError(file: path, reason: "cannot open the file")
         }
         defer { try? handle.close() }
         do {
             // Read one byte past the cap so a file that grew since the check is still refused.
             let data = try handle.read(upToCount: maximumFileSize + 1) ?? Data()
-            if data.count > maximumFileSize { throw TiltError(file: path, reason: tooLargeReason(UInt64(data.count))) }
+            if data.count > maximumFileSize { throw InputError(file: path, reason: tooLargeReason(UInt64(data.count))) }
             return data
-        } catch let error as TiltError {
+        } catch let error as InputError {
             throw error
         } catch {
-            throw TiltError(file: path, reason: "cannot read (\(error))")
+            throw InputError(file: path, reason: "cannot read (\(error))")
         }
     }
 

@@ -1,5 +1,5 @@
 /// Why a timing curve could not be made. Callers that know where the curve came from
-/// (a keyframe index, a file) wrap the `description` in a located `TiltError`.
+/// (a keyframe index, a file) wrap the `description` in a located `InputError`.
 public enum TimingCurveError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A name that is neither a Core Animation name, `hold`, nor a Penner easing.
     case unknownName(String)

@@ -409,4 +409,21 @@ extension JSONNode {
         if case .object(let m) = value { return m }
         return nil
     }
+
+    /// The value as plain Swift values (`String`, `Double`, `Bool`, `[Any]`,
+    /// `[String: Any]`, `nil` for null), for APIs that take any decoder's output, such as
+    /// `TimingCurve(jsonValue:)`. Objects lose nothing: the parser rejects duplicate keys.
+    public var plainValue: Any {
+        switch value {
+        case .null: return Optional<Any>.none as Any
+        case .bool(let b): return b
+        case .number(let d): return d
+        case .string(let s): return s
+        case .array(let elements): return elements.map(\.plainValue)
+        case .object(let members):
+            var object: [String: Any] = [:]
+            for member in members { object[member.key] = member.node.plainValue }
+            return object
+        }
+    }
 }

@@ -6,9 +6,9 @@ extension TiltboxCommand {
     /// `tiltbox diff`: compare two traces and name the first divergence.
     struct Diff: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Compare two traces; exit 0 when identical, 1 at the first divergence.",
+            abstract: "Compare two traces; exit 0 when identical (or equal within --tolerance), 1 at the first divergence.",
             discussion: """
-                Records are compared in order, bit for bit (or within --tolerance). At the first difference it prints
+                Records are compared in order, bit for bit (or within --tolerance). At the first difference it prints \
                 the step, the time, the body id, the field, both values and their distance in ULPs.
                 """)
 
@@ -18,7 +18,7 @@ extension TiltboxCommand {
         @Argument(help: "The second trace (B).")
         var b: String
 
-        @Option(name: .long, help: ArgumentHelp("Treat values within X of each other as equal (absolute difference).", valueName: "X"))
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Treat values within X of each other as equal (absolute difference).", valueName: "X"))
         var tolerance: Double = 0
 
         func validate() throws {
@@ -30,17 +30,28 @@ extension TiltboxCommand {
             // differs, not be refused as corrupt.
             let traceA = try TraceReader.read(path: a, verifyDigest: false)
             let traceB = try TraceReader.read(path: b, verifyDigest: false)
-            try TraceVerdict.report(TraceDiff.compare(traceA, traceB, tolerance: tolerance))
+            try TraceVerdict.report(traceA, traceB, tolerance: tolerance)
         }
     }
 }
 
 /// Prints a comparison and exits 1 when the traces differ.
 enum TraceVerdict {
+    /// Compares `a` with `b` within `tolerance` and reports it: "identical" only when they
+    /// agree bit for bit, "equal within X" when they agree only within the tolerance.
+    static func report(_ a: Trace, _ b: Trace, tolerance: Double) throws {
+        let comparison = TraceDiff.compare(a, b, tolerance: tolerance)
+        if case .identical(let records) = comparison, tolerance > 0, !TraceDiff.compare(a, b).isIdentical {
+            Console.out("equal within \(NumberFormat.shortest(tolerance)): \(PeopleText.count(records, "record")) (not bit for bit)")
+            return
+        }
+        try report(comparison)
+    }
+
     static func report(_ comparison: TraceComparison) throws {
         switch comparison {
         case .identical(let records):
-            Console.out("identical: \(records) records")
+            Console.out("identical: \(PeopleText.count(records, "record"))")
         case .diverged(let divergence):
             Console.out("differ: \(divergence)")
             throw ExitCode(ExitStatus.failure)

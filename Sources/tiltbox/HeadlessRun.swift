@@ -39,18 +39,18 @@ struct HeadlessRun {
         }
         print("scenario:       \(scenarioLabel)")
         print("outcome:        \(outcome)")
-        print("steps:          \(s.steps) of \(s.totalSteps) (\(s.frames) frames)")
-        print("simulated time: \(NumberFormat.shortest(s.simulatedTime)) s")
-        print("dropped time:   \(NumberFormat.shortest(s.droppedTime)) s")
+        print("steps:          \(s.steps) of \(s.totalSteps) (\(PeopleText.count(s.frames, "frame")))")
+        print("simulated time: \(PeopleText.number(s.simulatedTime)) s")
+        print("dropped time:   \(PeopleText.number(s.droppedTime)) s")
         print(String(format: "wall time:      %.3f s", s.wallTime))
         print(String(format: "steps/s:        %.0f", s.stepsPerSecond))
         if let bytes = s.traceBytes {
-            print("trace:          \(bytes) bytes, \(s.records) records (\(s.steps > 0 ? bytes / max(s.records, 1) : bytes) bytes/record)")
+            print("trace:          \(PeopleText.count(bytes, "byte")), \(PeopleText.count(s.records, "record")) (\(s.steps > 0 ? bytes / max(s.records, 1) : bytes) bytes/record)")
         }
         print("digest:         \(s.digest)")
     }
 
-    /// Exits 1 after a divergence (naming step and body) and 130 after an interruption.
+    /// Exits 1 after a divergence (naming step and body), 130 after Ctrl-C and 143 after SIGTERM.
     func exitIfNotComplete() throws {
         switch summary.outcome {
         case .complete:

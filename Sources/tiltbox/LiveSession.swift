@@ -17,6 +17,7 @@ enum LiveSession {
         live.interactive = interactive
         live.tiltOrientation = orientation ?? scenario.tilt?.orientation ?? .portrait
         live.tiltG = g ?? scenario.tilt?.g ?? scenario.world.gravity.length
+        live.colour = ColourPolicy.allowsColour(environment: ProcessInfo.processInfo.environment)
         return live
     }
 
@@ -32,11 +33,14 @@ enum LiveSession {
         return try view.run()
     }
 
-    /// Prints a one-line summary after the view closes; Ctrl-C exits 130, a divergence 1.
-    static func exit(for result: LiveResult) throws {
+    /// Prints a one-line summary after the view closes (unless `quiet`); Ctrl-C exits 130,
+    /// SIGTERM 143, a divergence 1.
+    static func exit(for result: LiveResult, quiet: Bool = false) throws {
         let s = result.summary
-        Console.error(String(format: "tiltbox: %d steps, %@ s simulated, %@ s dropped, digest %@",
-                             s.steps, NumberFormat.shortest(s.simulatedTime), NumberFormat.shortest(s.droppedTime), s.digest))
+        if !quiet {
+            Console.error("tiltbox: \(PeopleText.count(s.steps, "step")), \(PeopleText.number(s.simulatedTime)) s simulated, "
+                          + "\(PeopleText.number(s.droppedTime)) s dropped, digest \(s.digest)")
+        }
         switch result.outcome {
         case .diverged(let step, let divergence):
             Console.error("tiltbox: simulation failed at step \(step): \(divergence)")

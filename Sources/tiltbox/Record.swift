@@ -8,8 +8,8 @@ extension TiltboxCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run the live view with arrow keys tilting gravity, and write the tilt applied as a Tiltbox CSV.",
             discussion: """
-                The CSV's sample times are the physics step times where gravity changed, in the scenario's orientation
-                and g, so 'tiltbox run SCENARIO --tilt OUT --trace replay.jsonl' reproduces the live trace bit for bit
+                The CSV's sample times are the physics step times where gravity changed, in the scenario's orientation \
+                and g, so 'tiltbox run SCENARIO --tilt OUT --trace replay.jsonl' reproduces the live trace bit for bit \
                 (let the run reach its end: a run quit early ends 'interrupted' and is shorter than the replay).
                 """)
 
@@ -27,10 +27,10 @@ extension TiltboxCommand {
         @Option(name: .long, help: ArgumentHelp("How the device is held; the samples are written in this frame. Default: the scenario's, else portrait.", valueName: "O"))
         var orientation: Orientation?
 
-        @Option(name: .long, help: ArgumentHelp("World units per 1 g. Default: the scenario's tilt.g, else the length of world.gravity.", valueName: "G"))
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("World units per 1 g. Default: the scenario's tilt.g, else the length of world.gravity.", valueName: "G"))
         var g: Double?
 
-        @Option(name: .long, help: ArgumentHelp("Display frames per second.", valueName: "FPS"))
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Display frames per second.", valueName: "FPS"))
         var fps: Double = 60
 
         @Flag(name: .long, help: "Close the view by itself when the run reaches its end.")

@@ -25,19 +25,19 @@ extension TiltboxCommand {
         @Option(name: .long, help: ArgumentHelp("Write a self-contained HTML player to FILE.", valueName: "FILE"))
         var html: String?
 
-        @Option(name: .long, help: ArgumentHelp("Film strip times in seconds, comma separated; each panel shows the record nearest its time.", valueName: "T,T,..."))
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Film strip times in seconds, comma separated; each panel shows the record nearest its time.", valueName: "T,T,..."))
         var at: String?
 
-        @Option(name: .long, help: ArgumentHelp("Film strip: a panel every S seconds from the first record to the last.", valueName: "S"))
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Film strip: a panel every S seconds from the first record to the last.", valueName: "S"))
         var every: Double?
 
-        @Option(name: .long, help: ArgumentHelp("Film strip panels per row.", valueName: "C"))
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Film strip panels per row.", valueName: "C"))
         var columns: Int = FilmStrip.defaultColumns
 
-        @Option(name: .customLong("panel-width"), help: ArgumentHelp("Film strip: the widest a panel's world is drawn, in pixels.", valueName: "PX"))
+        @Option(name: .customLong("panel-width"), parsing: .unconditional, help: ArgumentHelp("Film strip: the widest a panel's world is drawn, in pixels.", valueName: "PX"))
         var panelWidth: Double = FilmStrip.defaultPanelWidth
 
-        @Option(name: .customLong("max-body-frames"), help: ArgumentHelp("HTML player: decimate so that kept frames × bodies stays at most N.", valueName: "N"))
+        @Option(name: .customLong("max-body-frames"), parsing: .unconditional, help: ArgumentHelp("HTML player: decimate so that kept frames × bodies stays at most N.", valueName: "N"))
         var maxBodyFrames: Int = TraceDecimation.defaultMaxBodyFrames
 
         func validate() throws {

@@ -3,65 +3,94 @@ import Foundation
 import Tiltbox
 
 extension TiltboxCommand {
-    /// `tiltbox run`: run a scenario headless, optionally writing a trace.
+    /// `tiltbox run`: run a scenario headless or in the live view, optionally writing a trace.
     struct Run: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run a scenario (the built-in default when none is given).",
             discussion: """
-                Without --trace, prints a summary: steps, simulated time, dropped time, wall time, steps/s and the digest.
+                On a terminal and without outputs, the run is shown in the live view; with --trace, --html or \
+                --summary-json, or off a terminal, it runs headless and prints a summary: steps, simulated time, \
+                dropped time, wall time, steps/s and the digest (--quiet leaves it out).
                 With --trace FILE, writes a JSON-lines trace; --trace - writes it to standard output (the summary then goes to standard error).
-                With --html FILE, runs headless and then renders the trace as a self-contained HTML player (as tiltbox render --html); without --trace the trace goes to a temporary file, deleted afterwards.
+                With --html FILE, renders the trace after the run as a self-contained HTML player (as tiltbox render --html); \
+                without --trace the trace goes to a temporary file, deleted afterwards.
+                Options that would have no effect (--orientation without a tilt input, --fps on a headless run without \
+                --realtime, --interactive on a headless run...) are refused with exit status 2.
                 """)
 
         @Argument(help: "Scenario file (JSON). Omit it to run the built-in default scenario.")
         var scenario: String?
 
-        @Option(name: .long, help: ArgumentHelp("Write a JSON-lines trace to FILE, or to standard output with '-'.", valueName: "FILE"))
+        @Option(name: .long, help: ArgumentHelp("Write a JSON-lines trace to FILE, or to standard output with '-'. Makes the run headless unless --view terminal is given.", valueName: "FILE"))
         var trace: String?
 
         @Option(name: .long, help: ArgumentHelp("After the run, write a self-contained HTML player of its trace to FILE (runs headless).", valueName: "FILE"))
         var html: String?
 
+        @Option(name: .customLong("summary-json"), help: ArgumentHelp("Write the run summary as a JSON object to FILE. Makes the run headless unless --view terminal is given.", valueName: "FILE"))
+        var summaryJSON: String?
+
+        @Flag(name: [.customShort("q"), .long], help: "Print no summary (errors are still reported).")
+        var quiet = false
+
         @OptionGroup var recording: RecordingOptions
 
         @OptionGroup var tiltOptions: TiltOptions
 
-        @Option(name: .long, help: ArgumentHelp("Frame clock feeding the accumulator: steady:HZ, jitter:HZ:SEED, stall:HZ:AT:SECONDS or file:PATH. Physics is the same whatever the profile.", valueName: "PROFILE"))
-        var frames: String = "steady:60"
+        @Option(name: .long, help: ArgumentHelp("Frame clock feeding the accumulator of a headless run: steady:HZ, jitter:HZ:SEED, stall:HZ:AT:SECONDS or file:PATH (default steady:60). Physics is the same whatever the profile.", valueName: "PROFILE"))
+        var frames: String?
 
-        @Flag(name: .long, help: "Pace frames on the monotonic clock like a display link (--fps per second).")
+        @Flag(name: .long, help: "Pace the frames of a headless run on the monotonic clock like a display link (--fps per second).")
         var realtime = false
 
-        @Option(name: .long, help: ArgumentHelp("Frames per second for --realtime.", valueName: "FPS"))
-        var fps: Double = 60
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Frames per second of the live view and of --realtime (default 60).", valueName: "FPS"))
+        var fps: Double?
 
-        @Option(name: .long, help: ArgumentHelp("auto: the live terminal view when standard output is a terminal, else a summary; terminal: the live view (refused when not a terminal); none: headless with a summary.", valueName: "VIEW"))
+        @Option(name: .long, help: ArgumentHelp("auto: the live view on a terminal when no output file is asked for, else headless with a summary; terminal: the live view (refused when not a terminal); none: headless with a summary.", valueName: "VIEW"))
         var view: ViewChoice = .auto
 
         @Flag(name: .long, help: "In the live view, the left and right arrow keys turn gravity by 5° per press.")
         var interactive = false
 
+        @Flag(name: .long, help: "Close the live view by itself when the run reaches its end.")
+        var exitAtEnd = false
+
         func validate() throws {
-            guard fps.isFinite, fps > 0, fps <= 1000 else { throw ValidationError("--fps must be a number in (0, 1000]") }
+            if let fps { guard fps.isFinite, fps > 0, fps <= 1000 else { throw ValidationError("--fps must be a number in (0, 1000]") } }
             if html != nil {
                 guard trace != "-" else { throw ValidationError("--html reads the trace back after the run: write it to a file, not to standard output") }
                 guard view != .terminal else { throw ValidationError("--html runs headless: it cannot be combined with --view terminal") }
             }
+            guard summaryJSON != "-" else { throw ValidationError("--summary-json needs a file name") }
+            if frames != nil, realtime {
+                throw ValidationError("--frames has no effect with --realtime, which paces frames on the monotonic clock: give one of them")
+            }
+            if view == .none {
+                if interactive { throw ValidationError("--interactive steers gravity in the live view, and --view none has none") }
+                if exitAtEnd { throw ValidationError("--exit-at-end closes the live view, and --view none has none") }
+            }
         }
+
+        /// Whether any output file is asked for: such a run is headless unless `--view terminal` says otherwise.
+        private var hasOutputs: Bool { trace != nil || html != nil || summaryJSON != nil }
 
         func run() throws {
             let loaded = try ScenarioSource.load(scenario)
-            if html == nil, try view.showsTerminal(trace: trace) {
+            let live = try view.showsTerminal(trace: trace, hasOutputs: hasOutputs)
+            try refuseIneffectiveOptions(live: live, scenario: loaded.scenario)
+            if live {
                 let tilt = tiltOptions.gravityInput
-                let live = try LiveSession.options(
-                    for: loaded.scenario, recording: recording, fps: fps, trace: trace, interactive: interactive,
+                var options = try LiveSession.options(
+                    for: loaded.scenario, recording: recording, fps: fps ?? 60, trace: trace, interactive: interactive,
                     orientation: tilt.orientation, g: tilt.g)
-                let result = try LiveSession.run(scenario: loaded.scenario, options: live, gravity: tilt)
-                try LiveSession.exit(for: result)
+                options.exitAtEnd = exitAtEnd
+                let result = try LiveSession.run(scenario: loaded.scenario, options: options, gravity: tilt)
+                try writeSummaryJSON(result.summary, scenarioLabel: loaded.label)
+                try LiveSession.exit(for: result, quiet: quiet)
                 return
             }
-            let profile = try FrameProfile.parse(frames)
-            let options = try recording.runOptions(for: loaded.scenario, frames: profile, realtime: realtime, fps: fps)
+            let profile = try FrameProfile.parse(frames ?? "steady:60")
+            let options = try recording.runOptions(for: loaded.scenario, frames: profile, realtime: realtime, fps: fps ?? 60)
             let gravity = try tiltOptions.gravityInput.resolve(for: loaded.scenario)
             InterruptSignal.install()
             // --html without --trace: the trace goes to a temporary file, deleted after rendering.
@@ -73,16 +102,54 @@ extension TiltboxCommand {
             let report = try HeadlessRun.execute(
                 scenario: loaded.scenario, track: gravity.track, options: options, tracePath: tracePath,
                 tiltName: gravity.tilt?.source)
-            let summaryToStdout = trace != "-"
-            if summaryToStdout {
-                report.printSummary(scenarioLabel: loaded.label, to: Console.out)
-            } else {
-                report.printSummary(scenarioLabel: loaded.label, to: Console.error)
+            if !quiet {
+                if trace != "-" {
+                    report.printSummary(scenarioLabel: loaded.label, to: Console.out)
+                } else {
+                    report.printSummary(scenarioLabel: loaded.label, to: Console.error)
+                }
             }
+            try writeSummaryJSON(report.summary, scenarioLabel: loaded.label)
             if let html, let tracePath {
                 try TraceRendering.writeHTML(scene: try TraceRendering.scene(tracePath: tracePath), to: html)
             }
             try report.exitIfNotComplete()
+        }
+
+        /// Refuses, as a usage error, an option that this run would ignore.
+        private func refuseIneffectiveOptions(live: Bool, scenario: Scenario) throws {
+            if live {
+                if frames != nil {
+                    throw ValidationError("--frames has no effect in the live view, which paces frames on the monotonic clock at --fps (add --view none for a headless run)")
+                }
+            } else {
+                let why = view == .none ? "--view none"
+                    : hasOutputs ? "it writes \(outputNames); add --view terminal for the live view"
+                    : "standard input and output are not both a terminal"
+                if fps != nil, !realtime {
+                    throw ValidationError("--fps sets the frame rate of the live view or of --realtime, and this run is headless without --realtime (\(why))")
+                }
+                if interactive { throw ValidationError("--interactive steers gravity in the live view, and this run is headless (\(why))") }
+                if exitAtEnd { throw ValidationError("--exit-at-end closes the live view, and this run is headless (\(why))") }
+            }
+            // Interactive mode keeps orientation and g: the live track's samples are in them.
+            try tiltOptions.refuseWithoutTiltInput(scenario: scenario, keepingOrientationAndG: live && interactive)
+        }
+
+        private var outputNames: String {
+            [trace.map { _ in "--trace" }, html.map { _ in "--html" }, summaryJSON.map { _ in "--summary-json" }]
+                .compactMap { $0 }.joined(separator: " and ")
+        }
+
+        private func writeSummaryJSON(_ summary: RunSummary, scenarioLabel: String) throws {
+            guard let summaryJSON else { return }
+            let tracePath = trace == "-" ? "-" : trace
+            do {
+                try AtomicFile.write(summary.jsonText(scenario: scenario ?? scenarioLabel, trace: tracePath), to: summaryJSON)
+            } catch {
+                Console.error("tiltbox: cannot write \(summaryJSON): \((error as NSError).localizedDescription)")
+                throw ExitCode(ExitStatus.failure)
+            }
         }
     }
 }
@@ -92,13 +159,13 @@ enum ViewChoice: String, ExpressibleByArgument, CaseIterable {
     case auto, terminal, none
 
     /// Whether to show the live view: `auto` when standard input and output are
-    /// terminals and the trace does not go to standard output.
-    func showsTerminal(trace: String?) throws -> Bool {
+    /// terminals and no output (trace, summary JSON) is asked for.
+    func showsTerminal(trace: String?, hasOutputs: Bool) throws -> Bool {
         switch self {
         case .none:
             return false
         case .auto:
-            return Terminal.isInteractive && trace != "-"
+            return Terminal.isInteractive && !hasOutputs
         case .terminal:
             guard Terminal.isInteractive else {
                 throw InputError(file: "--view", reason: "the terminal view needs standard input and output to be a terminal (use --view none, or run it in a terminal)")
@@ -113,10 +180,10 @@ enum ViewChoice: String, ExpressibleByArgument, CaseIterable {
 
 /// Options shared by `run` and `verify`: how often to record and how long to run.
 struct RecordingOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Record every K-th step (step 0 and the last are always recorded).", valueName: "K"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Record every K-th step (step 0 and the last are always recorded).", valueName: "K"))
     var every: Int = 1
 
-    @Option(name: .long, help: ArgumentHelp("Simulated seconds to run instead of the scenario's duration.", valueName: "S"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Simulated seconds to run instead of the scenario's duration.", valueName: "S"))
     var duration: Double?
 
     func validate() throws {

@@ -14,10 +14,10 @@ extension TiltboxCommand {
         @Option(name: .long, help: ArgumentHelp("How the device was held.", valueName: "O"))
         var orientation: Orientation = .portrait
 
-        @Option(name: .long, help: ArgumentHelp("World units per 1 g.", valueName: "G"))
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("World units per 1 g.", valueName: "G"))
         var g: Double = 980
 
-        @Option(name: .long, help: ArgumentHelp("Seconds between printed rows.", valueName: "S"))
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Seconds between printed rows.", valueName: "S"))
         var every: Double = 0.1
 
         @Option(name: .long, help: ArgumentHelp("Between recorded samples: hold or linear.", valueName: "MODE"))

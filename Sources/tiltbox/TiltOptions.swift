@@ -13,13 +13,13 @@ struct TiltOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("How the device was held: portrait, portraitUpsideDown, landscapeLeft, landscapeRight. Default: the scenario's, else portrait.", valueName: "O"))
     var orientation: Orientation?
 
-    @Option(name: .long, help: ArgumentHelp("Between recorded samples: hold (the latest sample) or linear.", valueName: "MODE"))
-    var interpolate: Interpolation = .hold
+    @Option(name: .long, help: ArgumentHelp("Between recorded samples: hold (the latest sample, the default) or linear.", valueName: "MODE"))
+    var interpolate: Interpolation?
 
     @Option(name: .long, help: ArgumentHelp("Sign convention of a Sensor Logger export (ios or android); overrides Metadata.csv.", valueName: "C"))
     var convention: SensorConvention?
 
-    @Option(name: .long, help: ArgumentHelp("World units per 1 g. Default: the scenario's tilt.g, else the length of world.gravity.", valueName: "G"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("World units per 1 g. Default: the scenario's tilt.g, else the length of world.gravity.", valueName: "G"))
     var g: Double?
 
     func validate() throws {
@@ -31,6 +31,21 @@ struct TiltOptions: ParsableArguments {
     }
 
     var gravityInput: GravityInput {
-        GravityInput(file: tilt, orientation: orientation, g: g, interpolation: interpolate, convention: convention)
+        GravityInput(file: tilt, orientation: orientation, g: g, interpolation: interpolate ?? .hold, convention: convention)
+    }
+
+    /// Refuses, as a usage error, the options that only shape a tilt input when there is
+    /// none (no `--tilt` and no `tilt` in the scenario). `keepingOrientationAndG`: the
+    /// live view's arrow keys make a tilt input of their own in that orientation and g.
+    func refuseWithoutTiltInput(scenario: Scenario, keepingOrientationAndG: Bool = false) throws {
+        guard tilt == nil, scenario.tilt == nil else { return }
+        var given: [String] = []
+        if !keepingOrientationAndG, orientation != nil { given.append("--orientation") }
+        if interpolate != nil { given.append("--interpolate") }
+        if convention != nil { given.append("--convention") }
+        if !keepingOrientationAndG, g != nil { given.append("--g") }
+        guard let first = given.first else { return }
+        let names = given.count == 1 ? first : given.dropLast().joined(separator: ", ") + " and " + given[given.count - 1]
+        throw ValidationError("\(names) \(given.count == 1 ? "has" : "have") no effect without a tilt input: give --tilt FILE, or a scenario with a 'tilt' key")
     }
 }

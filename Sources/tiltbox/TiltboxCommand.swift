@@ -9,9 +9,12 @@ struct TiltboxCommand: ParsableCommand {
         commandName: "tiltbox",
         abstract: "Fixed-step 2D crate physics on Chipmunk2D: run scenarios, write and compare traces.",
         discussion: """
-            Exit status: 0 success; 1 traces differ or the simulation failed; 2 bad input or usage; 130 interrupted.
+            Exit status: 0 success; 1 traces differ or the simulation failed; 2 bad input or usage; \
+            130 interrupted by Ctrl-C (SIGINT), 143 by SIGTERM; 141 a closed output pipe.
             Without a subcommand, tiltbox runs the built-in default scenario.
+            Shell completion: tiltbox --generate-completion-script bash (or zsh, fish).
             """,
+        version: TiltboxVersion.current,
         subcommands: [Run.self, Record.self, Diff.self, Verify.self, Validate.self, Tilt.self, Render.self],
         defaultSubcommand: Run.self)
 
@@ -21,8 +24,14 @@ struct TiltboxCommand: ParsableCommand {
         // A closed pipe (`tiltbox run --trace - | head`) becomes a write error with a
         // message and exit status 1, not a silent death by SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let unknown = CommandNames.unknownCommand(in: arguments) {
+            Console.error("tiltbox: \(unknown)")
+            Console.error("Run 'tiltbox help' for the commands.")
+            Foundation.exit(ExitStatus.badInput)
+        }
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             try command.run()
         } catch let error as InputError {
             Console.error(error.description)
@@ -32,8 +41,9 @@ struct TiltboxCommand: ParsableCommand {
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
-                Console.error(fullMessage(for: error))
-                Console.error("Run 'tiltbox help' for usage.")
+                // One line saying what is wrong and one hint, not ArgumentParser's usage block as well.
+                Console.error("tiltbox: \(message(for: error))")
+                Console.error("Run 'tiltbox \(CommandNames.subcommand(in: arguments)) --help' for usage.")
                 Foundation.exit(ExitStatus.badInput)
             }
             exit(withError: error)

@@ -8,7 +8,7 @@ extension TiltboxCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check scenario and tilt files without running them.",
             discussion: """
-                A .json file whose format is tiltbox-scenario/1 is checked as a scenario (with its tilt file, if any);
+                A .json file whose format is tiltbox-scenario/1 is checked as a scenario (with its tilt file, if any); \
                 everything else as a tilt file (CSV, keyframes JSON, phyphox or Sensor Logger export, folder or zip).
                 Prints one line per valid file and one error line per invalid file; exits 2 if any file is invalid.
                 """)
@@ -38,7 +38,7 @@ extension TiltboxCommand {
         private func check(_ file: String) throws -> String {
             if FileKind.isScenario(file) {
                 let scenario = try ScenarioLoader.load(path: file)
-                var line = "ok: \(file): scenario '\(scenario.name)', \(scenario.crates.count) crates, \(scenario.allSegments.count) static segments, \(scenario.totalSteps) steps of \(NumberFormat.shortest(scenario.timestep.dt)) s, \(scenario.world.spatialIndex.traceName)"
+                var line = "ok: \(file): scenario '\(scenario.name)', \(PeopleText.count(scenario.crates.count, "crate")), \(PeopleText.count(scenario.allSegments.count, "static segment")), \(PeopleText.count(scenario.totalSteps, "step")) at \(PeopleText.hertz(scenario.timestep.hz)), \(scenario.world.spatialIndex.traceName)"
                 var input = tiltOptions.gravityInput
                 input.file = nil // check the scenario's own tilt file
                 if let tilt = try input.resolve(for: scenario).tilt {
@@ -48,7 +48,7 @@ extension TiltboxCommand {
             }
             let orientation = tiltOptions.orientation ?? .portrait
             let tilt = try TiltFile.load(path: file, orientation: orientation, g: tiltOptions.g ?? 980,
-                                         interpolation: tiltOptions.interpolate, convention: tiltOptions.convention)
+                                         interpolation: tiltOptions.interpolate ?? .hold, convention: tiltOptions.convention)
             return "ok: \(file): tilt \(tilt.summary), from \(NumberFormat.shortest(tilt.startTime)) s to \(NumberFormat.shortest(tilt.endTime)) s, \(orientation.rawValue)"
         }
     }

@@ -8,8 +8,8 @@ extension TiltboxCommand {
         static let configuration = CommandConfiguration(
             abstract: "Re-run a scenario and diff it against a reference trace (exit 0 identical, 1 differ).",
             discussion: """
-                The run records at the reference's interval (its header's 'every') for as many steps as the reference
-                ran, writes a temporary trace through the same writer as 'run --trace', reads it back and compares
+                The run records at the reference's interval (its header's 'every') for as many steps as the reference \
+                ran, writes a temporary trace through the same writer as 'run --trace', reads it back and compares \
                 bit for bit. Frame timing does not matter: physics is a pure function of scenario and gravity input.
                 """)
 
@@ -21,7 +21,7 @@ extension TiltboxCommand {
 
         @OptionGroup var tiltOptions: TiltOptions
 
-        @Option(name: .long, help: ArgumentHelp("Treat values within X of each other as equal.", valueName: "X"))
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Treat values within X of each other as equal.", valueName: "X"))
         var tolerance: Double = 0
 
         func validate() throws {
@@ -45,7 +45,7 @@ extension TiltboxCommand {
                                               tracePath: temporary, tiltName: gravity.tilt?.source)
             if case .interrupted = run.summary.outcome { throw ExitCode(ExitStatus.interrupted) }
             let rerun = try TraceReader.read(path: temporary, verifyDigest: true)
-            try TraceVerdict.report(TraceDiff.compare(reference, rerun, tolerance: tolerance))
+            try TraceVerdict.report(reference, rerun, tolerance: tolerance)
         }
     }
 }

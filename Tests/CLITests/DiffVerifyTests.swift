@@ -98,7 +98,12 @@ import Testing
         let edit = try traceAndOneULPEdit(in: directory, recordIndex: 300, body: 2, field: 1)
         let result = try TiltboxBinary.run(["diff", edit.a, edit.b, "--tolerance", "1e-9"], in: directory)
         #expect(result.status == 0, "diff exited \(result.status); stdout: \(result.stdout) stderr: \(result.stderr)")
-        #expect(result.stdout.contains("identical"), "stdout: \(result.stdout)")
+        // Equal only within the tolerance: never called identical.
+        #expect(result.stdout.hasPrefix("equal within 1e-09: "), "stdout: \(result.stdout)")
+        #expect(!result.stdout.contains("identical"), "stdout: \(result.stdout)")
+        // Bit-for-bit equal traces are still "identical", tolerance or not.
+        let same = try TiltboxBinary.run(["diff", edit.a, edit.a, "--tolerance", "1e-9"], in: directory)
+        #expect(same.status == 0 && same.stdout.hasPrefix("identical: "), "stdout: \(same.stdout)")
         // The same change is still caught by a tolerance smaller than the step.
         let tight = try TiltboxBinary.run(["diff", edit.a, edit.b, "--tolerance", "1e-20"], in: directory)
         #expect(tight.status == 1, "stdout: \(tight.stdout) stderr: \(tight.stderr)")

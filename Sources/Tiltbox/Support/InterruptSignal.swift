@@ -28,4 +28,12 @@ public enum InterruptSignal {
 
     /// The signal that arrived, or 0.
     public static var signal: Int32 { received.load(ordering: .relaxed) }
+
+    /// The exit status of a run this signal ended, as shells report a death by signal:
+    /// 128 + the signal number, so 130 after SIGINT and 143 after SIGTERM (130 when none
+    /// arrived, for a run stopped another way). The one place signal maps to status.
+    public static var exitStatus: Int32 {
+        let raised = signal
+        return 128 + (raised == 0 ? SIGINT : raised)
+    }
 }

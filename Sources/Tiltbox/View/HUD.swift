@@ -16,6 +16,8 @@ public struct HUD: Sendable, Equatable {
     public var paused = false
     public var finished = false
     public var interactive = false
+    /// Highlight the budget in red; without colour, reverse video only.
+    public var colour = true
 
     public init() {}
 
@@ -45,7 +47,8 @@ public struct HUD: Sendable, Equatable {
         return (line + "\u{0}" + rest, budget)
     }
 
-    /// The line with ANSI highlighting (reverse video on the budget above 50 %), cut to `width` columns.
+    /// The line with ANSI highlighting (reverse video, red with `colour`, on the budget above 50 %),
+    /// cut to `width` columns.
     public func render(width: Int) -> String {
         let (template, budget) = text()
         let parts = template.split(separator: "\u{0}", omittingEmptySubsequences: false)
@@ -54,6 +57,6 @@ public struct HUD: Sendable, Equatable {
         let cut = plain.count > width ? String(plain.prefix(width)) : String(plain)
         guard budgetShare > HUD.warningShare, cut.count >= parts[0].count + budget.count else { return cut }
         let head = String(parts[0]), tail = String(cut.dropFirst(parts[0].count + budget.count))
-        return head + "\u{1B}[7;31m" + budget + "\u{1B}[0m" + tail
+        return head + (colour ? "\u{1B}[7;31m" : "\u{1B}[7m") + budget + "\u{1B}[0m" + tail
     }
 }

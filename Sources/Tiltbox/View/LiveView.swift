@@ -15,6 +15,8 @@ public struct LiveViewOptions: Sendable {
     public var tiltG: Double = 980
     /// Leave the view by itself when the run reaches its last step (for scripted use).
     public var exitAtEnd = false
+    /// Tint crates and the HUD's budget warning with ANSI colours (off for `NO_COLOR`, `TERM=dumb`).
+    public var colour = true
 
     public init() {}
 }
@@ -58,10 +60,11 @@ public final class LiveView {
         self.options = options
         self.terminal = terminal
         self.makeTrack = makeTrack
-        self.rasterizer = SceneRasterizer(scenario: scenario)
+        self.rasterizer = SceneRasterizer(scenario: scenario, colour: options.colour)
         (simulation, liveTrack, writer, sink) = try LiveView.makeRun(scenario: scenario, options: options, makeTrack: makeTrack)
         hud.dt = scenario.timestep.dt
         hud.interactive = options.interactive
+        hud.colour = options.colour
     }
 
     private static func makeRun(scenario: Scenario, options: LiveViewOptions, makeTrack: () throws -> any GravityTrack)

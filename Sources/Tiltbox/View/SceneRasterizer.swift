@@ -6,15 +6,19 @@ public struct SceneRasterizer: Sendable {
     public let worldSize: Vec2
     public let segments: [SegmentSpec]
     public let crateSizes: [Vec2]
+    /// Tint crates; without colour every cell is drawn in the terminal's own colour.
+    public let colour: Bool
 
-    public init(worldSize: Vec2, segments: [SegmentSpec], crateSizes: [Vec2]) {
+    public init(worldSize: Vec2, segments: [SegmentSpec], crateSizes: [Vec2], colour: Bool = true) {
         self.worldSize = worldSize
         self.segments = segments
         self.crateSizes = crateSizes
+        self.colour = colour
     }
 
-    public init(scenario: Scenario) {
-        self.init(worldSize: scenario.world.size, segments: scenario.allSegments, crateSizes: scenario.crates.map(\.size))
+    public init(scenario: Scenario, colour: Bool = true) {
+        self.init(worldSize: scenario.world.size, segments: scenario.allSegments, crateSizes: scenario.crates.map(\.size),
+                  colour: colour)
     }
 
     /// ANSI foreground colours used for crates: red, green, yellow, blue, magenta, cyan.
@@ -41,7 +45,7 @@ public struct SceneRasterizer: Sendable {
         for i in 0..<count {
             let position = Vec2(states[i * 6], states[i * 6 + 1])
             let corners = Self.corners(position: position, size: crateSizes[i], angle: states[i * 6 + 2])
-            let colour = Self.crateColours[i % Self.crateColours.count]
+            let colour = self.colour ? Self.crateColours[i % Self.crateColours.count] : 0
             for k in 0..<4 {
                 let a = viewport.dot(corners[k]), b = viewport.dot(corners[(k + 1) % 4])
                 canvas.line(x0: a.x, y0: a.y, x1: b.x, y1: b.y, colour: colour)

@@ -1,0 +1,28 @@
+import Tiltbox
+
+/// Numbers and counts as people read them, for summaries and messages. Traces and
+/// machine-readable output keep exact (shortest round-trip) numbers instead.
+enum PeopleText {
+    /// `value` rounded to `decimals` places, trailing zeros dropped: `0.4333…` → `0.433`, `6.0` → `6`.
+    static func number(_ value: Double, decimals: Int = 3) -> String {
+        guard value.isFinite else { return "\(value)" }
+        let scale = pow10(decimals)
+        var rounded = (value * scale).rounded() / scale
+        if rounded == 0 { rounded = 0 } // no "-0"
+        return NumberFormat.shortest(rounded)
+    }
+
+    /// `1 crate`, `2 crates`; `plural` for irregular nouns (`1 body`, `2 bodies`).
+    static func count(_ n: Int, _ noun: String, plural: String? = nil) -> String {
+        "\(n) \(n == 1 ? noun : (plural ?? noun + "s"))"
+    }
+
+    /// A step rate: `120 Hz` for the step length 1/120 s.
+    static func hertz(_ hz: Double) -> String { "\(number(hz)) Hz" }
+
+    private static func pow10(_ n: Int) -> Double {
+        var p = 1.0
+        for _ in 0..<max(n, 0) { p *= 10 }
+        return p
+    }
+}

@@ -42,7 +42,7 @@ enum TraceVerdict {
     static func report(_ a: Trace, _ b: Trace, tolerance: Double) throws {
         let comparison = TraceDiff.compare(a, b, tolerance: tolerance)
         if case .identical(let records) = comparison, tolerance > 0, !TraceDiff.compare(a, b).isIdentical {
-            Console.out("equal within \(NumberFormat.shortest(tolerance)): \(PeopleText.count(records, "record")) (not bit for bit)")
+            Console.out("equal within \(PeopleText.exact(tolerance)): \(PeopleText.count(records, "record")) (not bit for bit)")
             return
         }
         try report(comparison)

@@ -12,6 +12,14 @@ enum PeopleText {
         return NumberFormat.shortest(rounded)
     }
 
+    /// `value` exactly (shortest round-trip), its exponent written as people do: `1e-9`, not `1e-09`.
+    static func exact(_ value: Double) -> String {
+        let text = NumberFormat.shortest(value)
+        guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }), let exponent = Int(text[text.index(after: e)...])
+        else { return text }
+        return "\(text[..<e])e\(exponent)"
+    }
+
     /// `1 crate`, `2 crates`; `plural` for irregular nouns (`1 body`, `2 bodies`).
     static func count(_ n: Int, _ noun: String, plural: String? = nil) -> String {
         "\(n) \(n == 1 ? noun : (plural ?? noun + "s"))"

@@ -99,7 +99,7 @@ import Testing
         let result = try TiltboxBinary.run(["diff", edit.a, edit.b, "--tolerance", "1e-9"], in: directory)
         #expect(result.status == 0, "diff exited \(result.status); stdout: \(result.stdout) stderr: \(result.stderr)")
         // Equal only within the tolerance: never called identical.
-        #expect(result.stdout.hasPrefix("equal within 1e-09: "), "stdout: \(result.stdout)")
+        #expect(result.stdout.hasPrefix("equal within 1e-9: "), "stdout: \(result.stdout)")
         #expect(!result.stdout.contains("identical"), "stdout: \(result.stdout)")
         // Bit-for-bit equal traces are still "identical", tolerance or not.
         let same = try TiltboxBinary.run(["diff", edit.a, edit.a, "--tolerance", "1e-9"], in: directory)

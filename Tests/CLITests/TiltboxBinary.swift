@@ -63,13 +63,17 @@ enum TiltboxBinary {
     }
 
     /// Starts `tiltbox arguments...` with standard output and error going to the given
-    /// files and standard input from `/dev/null`.
-    static func start(_ arguments: [String], stdout: URL, stderr: URL) throws -> Process {
+    /// files and standard input from `/dev/null`; `environment` adds to (or overrides) this
+    /// process's environment.
+    static func start(_ arguments: [String], stdout: URL, stderr: URL, environment: [String: String] = [:]) throws -> Process {
         _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
         _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
         let process = Process()
         process.executableURL = try url()
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         process.standardOutput = try FileHandle(forWritingTo: stdout)
         process.standardError = try FileHandle(forWritingTo: stderr)
         process.standardInput = FileHandle.nullDevice
@@ -95,11 +99,11 @@ enum TiltboxBinary {
     }
 
     /// Runs `tiltbox arguments...` to the end and returns its exit status and output.
-    static func run(_ arguments: [String], in directory: TemporaryDirectory) throws -> Result {
+    static func run(_ arguments: [String], in directory: TemporaryDirectory, environment: [String: String] = [:]) throws -> Result {
         let name = UUID().uuidString
         let out = directory.url.appendingPathComponent("\(name).stdout")
         let err = directory.url.appendingPathComponent("\(name).stderr")
-        let process = try start(arguments, stdout: out, stderr: err)
+        let process = try start(arguments, stdout: out, stderr: err, environment: environment)
         process.waitUntilExit()
         #expect(process.terminationReason == .exit,
                 "tiltbox \(arguments.joined(separator: " ")) died of signal \(process.terminationStatus)")

@@ -52,9 +52,10 @@ final class TmuxSession {
         (try? tmux(["-V"]).hasPrefix("tmux")) ?? false
     }
 
-    /// The visible screen, one line per row.
-    func capture() throws -> String {
-        try Self.tmux(["-L", socket, "capture-pane", "-p", "-t", name])
+    /// The visible screen, one line per row; with `escapes`, with the colours and
+    /// attributes of the text as ANSI escape sequences (`capture-pane -e`).
+    func capture(escapes: Bool = false) throws -> String {
+        try Self.tmux(["-L", socket, "capture-pane", "-p"] + (escapes ? ["-e"] : []) + ["-t", name])
     }
 
     /// A tmux format value for the pane, such as `#{alternate_on}` or `#{cursor_flag}`.

@@ -75,6 +75,7 @@ do {
     print(String(format: "soak: %@ after %d simulated minutes (%d steps) in %.1f s wall; worst peak-RSS growth after minute 1: %.3f%% (%.3f%% beyond chipmunk's pools)",
                  "\(outcome)", report.minutes, simulation.stepper.stepCount, wall, report.worstGrowth * 100,
                  report.worstGrowthBeyondPool * 100))
+    if outcome == .interrupted { exit(InterruptSignal.exitStatus) } // 130 after Ctrl-C, 143 after SIGTERM
     guard outcome == .complete else { print("soak: FAILED: the run did not complete"); exit(1) }
     print("soak: resident anonymous memory (RssAnon) grew by at most \(report.worstHeapGrowthBeyondPool) KiB beyond Chipmunk's pools after minute 1")
     let half = report.atHalf ?? report.final

@@ -107,6 +107,28 @@ import Testing
         #expect(canvas.colour(column: 0, row: 1) == 31)
         #expect(canvas.colour(column: 2, row: 0) == 32)
     }
+
+    @Test func withoutColourCratesKeepTheTerminalsOwnColour() {
+        var canvas = BrailleCanvas(columns: 4, rows: 2)
+        let rasterizer = SceneRasterizer(worldSize: Vec2(7, 7), segments: [], crateSizes: [Vec2(2, 2), Vec2(2, 2)], colour: false)
+        let states = [2.0, 2, 0, 0, 0, 0, 5, 5, 0, 0, 0, 0]
+        states.withUnsafeBufferPointer { rasterizer.draw(into: &canvas, states: $0) }
+        #expect(canvas.text.contains { $0.unicodeScalars.contains { $0.value > 0x2800 && $0.value <= 0x28FF } }, "nothing drawn")
+        for row in 0..<2 {
+            for column in 0..<4 { #expect(canvas.colour(column: column, row: row) == 0) }
+        }
+    }
+}
+
+@Suite struct ColourPolicyTests {
+    @Test func noColorOrADumbTerminalTurnsColourOff() {
+        #expect(ColourPolicy.allowsColour(environment: ["TERM": "xterm-256color"]))
+        #expect(ColourPolicy.allowsColour(environment: [:]))
+        #expect(!ColourPolicy.allowsColour(environment: ["NO_COLOR": "1", "TERM": "xterm"]))
+        #expect(!ColourPolicy.allowsColour(environment: ["TERM": "dumb"]))
+        // no-color.org: an empty NO_COLOR does not count.
+        #expect(ColourPolicy.allowsColour(environment: ["NO_COLOR": ""]))
+    }
 }
 
 @Suite struct StateInterpolationTests {
@@ -164,6 +186,16 @@ import Testing
         hud.physicsSecondsPerStep = 0.006
         let line = hud.render(width: 200)
         #expect(line.contains("\u{1B}[7;31mphys 6.00ms 60%\u{1B}[0m"))
+    }
+
+    @Test func withoutColourTheBudgetWarningIsReverseVideoOnly() {
+        var hud = HUD()
+        hud.dt = 0.01
+        hud.physicsSecondsPerStep = 0.006
+        hud.colour = false
+        let line = hud.render(width: 200)
+        #expect(line.contains("\u{1B}[7mphys 6.00ms 60%\u{1B}[0m"), "\(line)")
+        #expect(!line.contains("31m"))
     }
 
     @Test func hudIsCutToTheTerminalWidth() {

@@ -25,6 +25,19 @@ enum PeopleText {
         "\(n) \(n == 1 ? noun : (plural ?? noun + "s"))"
     }
 
+    /// `2nd`, `3rd`, `11th`, `21st`.
+    static func ordinal(_ n: Int) -> String {
+        let suffix: String
+        switch (n % 100, n % 10) {
+        case (11...13, _): suffix = "th"
+        case (_, 1): suffix = "st"
+        case (_, 2): suffix = "nd"
+        case (_, 3): suffix = "rd"
+        default: suffix = "th"
+        }
+        return "\(n)\(suffix)"
+    }
+
     /// A step rate: `120 Hz` for the step length 1/120 s.
     static func hertz(_ hz: Double) -> String { "\(number(hz)) Hz" }
 

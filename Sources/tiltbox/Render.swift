@@ -86,8 +86,8 @@ extension TiltboxCommand {
                 let indices = try selection.recordIndices(times: scene.records.map(\.t))
                 let text = FilmStrip(columns: columns, panelWidth: panelWidth).svg(scene: scene, recordIndices: indices)
                 try TraceRendering.write(Array(text.utf8), to: svg)
-                let times = indices.map { NumberFormat.shortest(scene.records[$0].t) }.joined(separator: ", ")
-                Console.out("svg: \(svg): \(indices.count) panels at t = \(times) s")
+                let times = indices.map { PeopleText.number(scene.records[$0].t) }.joined(separator: ", ")
+                Console.out("svg: \(svg): \(PeopleText.count(indices.count, "panel")) at t = \(times) s")
             }
             if let html {
                 try TraceRendering.writeHTML(scene: scene, to: html, maxBodyFrames: maxBodyFrames)
@@ -116,8 +116,8 @@ enum TraceRendering {
         let bytes = player.html(scene: scene)
         try write(bytes, to: path)
         let kept = decimation.stride == 1 ? "all \(scene.records.count) records"
-            : "\(decimation.indices.count) of \(scene.records.count) records (every \(decimation.stride)th, and the last)"
-        Console.out("html: \(path): \(kept), \(scene.bodies.count) bodies, \(bytes.count) bytes")
+            : "\(decimation.indices.count) of \(scene.records.count) records (every \(PeopleText.ordinal(decimation.stride)), and the last)"
+        Console.out("html: \(path): \(kept), \(PeopleText.count(scene.bodies.count, "body", plural: "bodies")), \(PeopleText.count(bytes.count, "byte"))")
     }
 
     /// Writes `bytes` to `path`; a failure exits 1 with a message (a write error, FORMATS.md §4).

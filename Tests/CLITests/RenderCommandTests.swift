@@ -99,30 +99,12 @@ private final class PolygonCollector: NSObject, XMLParserDelegate {
         let temporary = directory.path("tmp")
         try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
         let html = directory.path("fall.html")
-        let result = try runBinary(["run", PackageFiles.scenario("free-fall.json"), "--html", html, "--duration", "0.5"],
-                                   environment: ["TMPDIR": temporary], in: directory)
+        let result = try TiltboxBinary.run(["run", PackageFiles.scenario("free-fall.json"), "--html", html, "--duration", "0.5"],
+                                           in: directory, environment: ["TMPDIR": temporary])
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        #expect(result.stdout.contains("html: \(html): all 61 records, 1 bodies"), "stdout: \(result.stdout)")
+        #expect(result.stdout.contains("html: \(html): all 61 records, 1 body"), "stdout: \(result.stdout)")
         #expect(FileManager.default.fileExists(atPath: html))
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty, "the temporary trace was left behind")
-    }
-
-    /// `tiltbox arguments...` with extra environment variables.
-    private func runBinary(_ arguments: [String], environment: [String: String], in directory: TemporaryDirectory) throws -> TiltboxBinary.Result {
-        let out = directory.url.appendingPathComponent("env.stdout"), err = directory.url.appendingPathComponent("env.stderr")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        let process = Process()
-        process.executableURL = try TiltboxBinary.url()
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return TiltboxBinary.Result(status: process.terminationStatus, stdoutData: try Data(contentsOf: out),
-                                    stderrData: try Data(contentsOf: err))
     }
 }
 

@@ -10,7 +10,7 @@ struct TiltboxCommand: ParsableCommand {
         abstract: "Fixed-step 2D crate physics on Chipmunk2D: run scenarios, write and compare traces.",
         discussion: """
             Exit status: 0 success; 1 traces differ or the simulation failed; 2 bad input or usage; \
-            130 interrupted by Ctrl-C (SIGINT), 143 by SIGTERM; 141 a closed output pipe.
+            130 interrupted by Ctrl-C (SIGINT), 143 by SIGTERM.
             Without a subcommand, tiltbox runs the built-in default scenario.
             Shell completion: tiltbox --generate-completion-script bash (or zsh, fish).
             """,

@@ -40,9 +40,9 @@ enum TraceVerdict {
     static func report(_ comparison: TraceComparison) throws {
         switch comparison {
         case .identical(let records):
-            Console.out("identical: \(records) records")
+            try Console.out("identical: \(records) records")
         case .diverged(let divergence):
-            Console.out("differ: \(divergence)")
+            try Console.out("differ: \(divergence)")
             throw ExitCode(ExitStatus.failure)
         }
     }

@@ -7,29 +7,32 @@ import Tiltbox
 struct HeadlessRun {
     var summary: RunSummary
 
+    /// Runs to the end. A trace that cannot be written is thrown as `TraceWriteError`
+    /// (exit 141 for a closed pipe, else 1 with its message; see `ExitStatus.afterWriteFailure`).
     static func execute(scenario: Scenario, track: any GravityTrack, options: RunOptions, tracePath: String?, tiltName: String? = nil) throws -> HeadlessRun {
         var progress = ProgressLine(enabled: Console.standardErrorIsTerminal, now: RealTimeClock.now())
-        defer { progress.clear() }
+        let summary: RunSummary
         do {
-            let summary = try ScenarioRunner.run(
+            summary = try ScenarioRunner.run(
                 scenario: scenario, track: track, options: options, tracePath: tracePath, tiltName: tiltName,
                 progress: { simulation in
                     progress.update(step: simulation.stepper.stepCount, of: simulation.totalSteps,
                                     simulatedTime: simulation.stepper.simulatedTime, now: RealTimeClock.now())
                 })
-            return HeadlessRun(summary: summary)
-        } catch let error as TraceWriteError {
-            progress.clear()
-            Console.error("tiltbox: \(error)")
-            throw ExitCode(ExitStatus.failure)
         } catch let error as ScenarioRunner.Failure {
-            progress.clear()
-            Console.error("tiltbox: \(error)")
+            try? progress.clear()
+            if let writeError = error.writeError { throw writeError }
+            try Console.error("tiltbox: \(error)")
             throw ExitCode(ExitStatus.failure)
+        } catch {
+            try? progress.clear()
+            throw error
         }
+        try progress.finish()
+        return HeadlessRun(summary: summary)
     }
 
-    func printSummary(scenarioLabel: String, to print: (String) -> Void) {
+    func printSummary(scenarioLabel: String, to print: (String) throws -> Void) throws {
         let s = summary
         let outcome: String
         switch s.outcome {
@@ -37,28 +40,29 @@ struct HeadlessRun {
         case .interrupted: outcome = "interrupted"
         case .diverged: outcome = "error"
         }
-        print("scenario:       \(scenarioLabel)")
-        print("outcome:        \(outcome)")
-        print("steps:          \(s.steps) of \(s.totalSteps) (\(s.frames) frames)")
-        print("simulated time: \(NumberFormat.shortest(s.simulatedTime)) s")
-        print("dropped time:   \(NumberFormat.shortest(s.droppedTime)) s")
-        print(String(format: "wall time:      %.3f s", s.wallTime))
-        print(String(format: "steps/s:        %.0f", s.stepsPerSecond))
+        try print("scenario:       \(scenarioLabel)")
+        try print("outcome:        \(outcome)")
+        try print("steps:          \(s.steps) of \(s.totalSteps) (\(s.frames) frames)")
+        try print("simulated time: \(NumberFormat.shortest(s.simulatedTime)) s")
+        try print("dropped time:   \(NumberFormat.shortest(s.droppedTime)) s")
+        try print(String(format: "wall time:      %.3f s", s.wallTime))
+        try print(String(format: "steps/s:        %.0f", s.stepsPerSecond))
         if let bytes = s.traceBytes {
-            print("trace:          \(bytes) bytes, \(s.records) records (\(s.steps > 0 ? bytes / max(s.records, 1) : bytes) bytes/record)")
+            try print("trace:          \(bytes) bytes, \(s.records) records (\(s.steps > 0 ? bytes / max(s.records, 1) : bytes) bytes/record)")
         }
-        print("digest:         \(s.digest)")
+        try print("digest:         \(s.digest)")
     }
 
-    /// Exits 1 after a divergence (naming step and body) and 130 after an interruption.
+    /// Exits 1 after a divergence (naming step and body) and with the interrupt status
+    /// after an interruption.
     func exitIfNotComplete() throws {
         switch summary.outcome {
         case .complete:
             return
         case .interrupted:
-            throw ExitCode(ExitStatus.interrupted)
+            throw ExitCode(ExitStatus.afterInterrupt())
         case .diverged(let step, let divergence):
-            Console.error("tiltbox: simulation failed at step \(step): \(divergence)")
+            try Console.error("tiltbox: simulation failed at step \(step): \(divergence)")
             throw ExitCode(ExitStatus.failure)
         }
     }

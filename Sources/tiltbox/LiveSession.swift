@@ -32,17 +32,18 @@ enum LiveSession {
         return try view.run()
     }
 
-    /// Prints a one-line summary after the view closes; Ctrl-C exits 130, a divergence 1.
+    /// Prints a one-line summary after the view closes; Ctrl-C exits with the interrupt
+    /// status, a divergence 1.
     static func exit(for result: LiveResult) throws {
         let s = result.summary
-        Console.error(String(format: "tiltbox: %d steps, %@ s simulated, %@ s dropped, digest %@",
+        try Console.error(String(format: "tiltbox: %d steps, %@ s simulated, %@ s dropped, digest %@",
                              s.steps, NumberFormat.shortest(s.simulatedTime), NumberFormat.shortest(s.droppedTime), s.digest))
         switch result.outcome {
         case .diverged(let step, let divergence):
-            Console.error("tiltbox: simulation failed at step \(step): \(divergence)")
+            try Console.error("tiltbox: simulation failed at step \(step): \(divergence)")
             throw ExitCode(ExitStatus.failure)
         case .interrupted where !result.quitByKey:
-            throw ExitCode(ExitStatus.interrupted)
+            throw ExitCode(ExitStatus.afterInterrupt())
         default:
             return
         }

@@ -53,6 +53,7 @@ extension TiltboxCommand {
             let loaded = try ScenarioSource.load(scenario)
             if html == nil, try view.showsTerminal(trace: trace) {
                 let tilt = tiltOptions.gravityInput
+                try checkOutputs(loaded: loaded, frames: nil)
                 let live = try LiveSession.options(
                     for: loaded.scenario, recording: recording, fps: fps, trace: trace, interactive: interactive,
                     orientation: tilt.orientation, g: tilt.g)
@@ -62,6 +63,7 @@ extension TiltboxCommand {
             }
             let profile = try FrameProfile.parse(frames)
             let options = try recording.runOptions(for: loaded.scenario, frames: profile, realtime: realtime, fps: fps)
+            try checkOutputs(loaded: loaded, frames: profile)
             let gravity = try tiltOptions.gravityInput.resolve(for: loaded.scenario)
             InterruptSignal.install()
             // --html without --trace: the trace goes to a temporary file, deleted after rendering.
@@ -75,14 +77,25 @@ extension TiltboxCommand {
                 tiltName: gravity.tilt?.source)
             let summaryToStdout = trace != "-"
             if summaryToStdout {
-                report.printSummary(scenarioLabel: loaded.label, to: Console.out)
+                try report.printSummary(scenarioLabel: loaded.label, to: Console.out)
             } else {
-                report.printSummary(scenarioLabel: loaded.label, to: Console.error)
+                try report.printSummary(scenarioLabel: loaded.label, to: Console.error)
             }
+            // The page phase: a signal before the page is in place (during the run too)
+            // leaves no page and ends with the interrupt status.
             if let html, let tracePath {
                 try TraceRendering.writeHTML(scene: try TraceRendering.scene(tracePath: tracePath), to: html)
             }
             try report.exitIfNotComplete()
+        }
+
+        /// Refuses, before anything is written, a --trace or --html that is one of the run's
+        /// input files, or both the same file (exit 2).
+        private func checkOutputs(loaded: ScenarioSource, frames: FrameProfile?) throws {
+            var overwrite = OverwriteCheck()
+            overwrite.runInputs(scenarioPath: scenario, scenario: loaded.scenario, gravity: tiltOptions.gravityInput, frames: frames)
+            try overwrite.output(trace, as: "--trace")
+            try overwrite.output(html, as: "--html")
         }
     }
 }

@@ -9,34 +9,43 @@ struct TiltboxCommand: ParsableCommand {
         commandName: "tiltbox",
         abstract: "Fixed-step 2D crate physics on Chipmunk2D: run scenarios, write and compare traces.",
         discussion: """
-            Exit status: 0 success; 1 traces differ or the simulation failed; 2 bad input or usage; 130 interrupted.
+            Exit status: 0 success; 1 traces differ, the simulation failed or output could not be written; 2 bad input or usage; 130 interrupted; 141 output pipe closed.
             Without a subcommand, tiltbox runs the built-in default scenario.
             """,
         subcommands: [Run.self, Record.self, Diff.self, Verify.self, Validate.self, Tilt.self, Render.self],
         defaultSubcommand: Run.self)
 
-    /// Parses and runs, mapping every failure to the exit statuses of FORMATS.md §4:
+    /// Parses and runs, mapping every failure to the exit statuses of FORMATS.md §7:
     /// usage and input errors exit 2 (ArgumentParser's own default for usage is 64).
     static func main() {
-        // A closed pipe (`tiltbox run --trace - | head`) becomes a write error with a
-        // message and exit status 1, not a silent death by SIGPIPE.
+        // A write to a closed pipe (`tiltbox run --trace - | head`) then fails with EPIPE,
+        // an error value like any other write error, instead of killing the process; the
+        // command ends quietly with 141 all the same (see `ExitStatus.afterWriteFailure`).
         signal(SIGPIPE, SIG_IGN)
         do {
             var command = try parseAsRoot()
             try command.run()
+        } catch let failure as any OutputFailure {
+            Foundation.exit(ExitStatus.afterWriteFailure(failure))
         } catch let error as InputError {
-            Console.error(error.description)
-            Foundation.exit(ExitStatus.badInput)
+            Foundation.exit(ExitStatus.reporting(error.description, status: ExitStatus.badInput))
         } catch let error as ExitCode {
             Foundation.exit(error.rawValue)
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
-                Console.error(fullMessage(for: error))
-                Console.error("Run 'tiltbox help' for usage.")
-                Foundation.exit(ExitStatus.badInput)
+                let message = fullMessage(for: error)
+                Foundation.exit(ExitStatus.reporting(message, "Run 'tiltbox help' for usage.", status: ExitStatus.badInput))
             }
-            exit(withError: error)
+            // Help (on standard output) and ArgumentParser's other errors, written through
+            // the same throwing path as everything else rather than `exit(withError:)`'s print.
+            let text = fullMessage(for: error)
+            do {
+                if !text.isEmpty { try Console.write(text + "\n", to: code == .success ? .output : .error) }
+            } catch {
+                Foundation.exit(ExitStatus.afterWriteFailure(error))
+            }
+            Foundation.exit(code.rawValue)
         }
     }
 }

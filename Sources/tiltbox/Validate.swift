@@ -25,17 +25,20 @@ extension TiltboxCommand {
         func run() throws {
             var failures = 0
             for file in files {
+                let line: String
                 do {
-                    Console.out(try check(file))
+                    line = try check(file)
                 } catch {
                     failures += 1
-                    Console.error("\(error)")
+                    try Console.error(error.description)
+                    continue
                 }
+                try Console.out(line)
             }
             if failures > 0 { throw ExitCode(ExitStatus.badInput) }
         }
 
-        private func check(_ file: String) throws -> String {
+        private func check(_ file: String) throws(InputError) -> String {
             if FileKind.isScenario(file) {
                 let scenario = try ScenarioLoader.load(path: file)
                 var line = "ok: \(file): scenario '\(scenario.name)', \(scenario.crates.count) crates, \(scenario.allSegments.count) static segments, \(scenario.totalSteps) steps of \(NumberFormat.shortest(scenario.timestep.dt)) s, \(scenario.world.spatialIndex.traceName)"

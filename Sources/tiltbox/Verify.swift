@@ -43,7 +43,7 @@ extension TiltboxCommand {
             InterruptSignal.install()
             let run = try HeadlessRun.execute(scenario: loaded.scenario, track: gravity.track, options: options,
                                               tracePath: temporary, tiltName: gravity.tilt?.source)
-            if case .interrupted = run.summary.outcome { throw ExitCode(ExitStatus.interrupted) }
+            if case .interrupted = run.summary.outcome { throw ExitCode(ExitStatus.afterInterrupt()) }
             let rerun = try TraceReader.read(path: temporary, verifyDigest: true)
             try TraceVerdict.report(TraceDiff.compare(reference, rerun, tolerance: tolerance))
         }

@@ -88,6 +88,7 @@ do {
     guard minutes < 4 || secondHalf <= 0 else { print("soak: FAILED: memory still grew in the second half of the run"); exit(1) }
     print("soak: passed")
 } catch {
-    FileHandle.standardError.write(Data("tiltbox-soak: \(error)\n".utf8))
+    // Nothing more to do if standard error cannot take the message: the status tells.
+    try? DescriptorOutput.writeAll(STDERR_FILENO, "tiltbox-soak: \(error)\n")
     exit(2)
 }

@@ -42,7 +42,7 @@ enum TraceVerdict {
     static func report(_ a: Trace, _ b: Trace, tolerance: Double) throws {
         let comparison = TraceDiff.compare(a, b, tolerance: tolerance)
         if case .identical(let records) = comparison, tolerance > 0, !TraceDiff.compare(a, b).isIdentical {
-            Console.out("equal within \(PeopleText.exact(tolerance)): \(PeopleText.count(records, "record")) (not bit for bit)")
+            try Console.out("equal within \(PeopleText.exact(tolerance)): \(PeopleText.count(records, "record")) (not bit for bit)")
             return
         }
         try report(comparison)
@@ -51,9 +51,9 @@ enum TraceVerdict {
     static func report(_ comparison: TraceComparison) throws {
         switch comparison {
         case .identical(let records):
-            Console.out("identical: \(PeopleText.count(records, "record"))")
+            try Console.out("identical: \(PeopleText.count(records, "record"))")
         case .diverged(let divergence):
-            Console.out("differ: \(divergence)")
+            try Console.out("differ: \(divergence)")
             throw ExitCode(ExitStatus.failure)
         }
     }

@@ -7,29 +7,32 @@ import Tiltbox
 struct HeadlessRun {
     var summary: RunSummary
 
+    /// Runs to the end. A trace that cannot be written is thrown as `TraceWriteError`
+    /// (exit 141 for a closed pipe, else 1 with its message; see `ExitStatus.afterWriteFailure`).
     static func execute(scenario: Scenario, track: any GravityTrack, options: RunOptions, tracePath: String?, tiltName: String? = nil) throws -> HeadlessRun {
         var progress = ProgressLine(enabled: Console.standardErrorIsTerminal, now: RealTimeClock.now())
-        defer { progress.clear() }
+        let summary: RunSummary
         do {
-            let summary = try ScenarioRunner.run(
+            summary = try ScenarioRunner.run(
                 scenario: scenario, track: track, options: options, tracePath: tracePath, tiltName: tiltName,
                 progress: { simulation in
                     progress.update(step: simulation.stepper.stepCount, of: simulation.totalSteps,
                                     simulatedTime: simulation.stepper.simulatedTime, now: RealTimeClock.now())
                 })
-            return HeadlessRun(summary: summary)
-        } catch let error as TraceWriteError {
-            progress.clear()
-            Console.error("tiltbox: \(error)")
-            throw ExitCode(ExitStatus.failure)
         } catch let error as ScenarioRunner.Failure {
-            progress.clear()
-            Console.error("tiltbox: \(error)")
+            try? progress.clear()
+            if let writeError = error.writeError { throw writeError }
+            try Console.error("tiltbox: \(error)")
             throw ExitCode(ExitStatus.failure)
+        } catch {
+            try? progress.clear()
+            throw error
         }
+        try progress.finish()
+        return HeadlessRun(summary: summary)
     }
 
-    func printSummary(scenarioLabel: String, to print: (String) -> Void) {
+    func printSummary(scenarioLabel: String, to print: (String) throws -> Void) throws {
         let s = summary
         let outcome: String
         switch s.outcome {
@@ -37,17 +40,17 @@ struct HeadlessRun {
         case .interrupted: outcome = "interrupted"
         case .diverged: outcome = "error"
         }
-        print("scenario:       \(scenarioLabel)")
-        print("outcome:        \(outcome)")
-        print("steps:          \(s.steps) of \(s.totalSteps) (\(PeopleText.count(s.frames, "frame")))")
-        print("simulated time: \(PeopleText.number(s.simulatedTime)) s")
-        print("dropped time:   \(PeopleText.number(s.droppedTime)) s")
-        print(String(format: "wall time:      %.3f s", s.wallTime))
-        print(String(format: "steps/s:        %.0f", s.stepsPerSecond))
+        try print("scenario:       \(scenarioLabel)")
+        try print("outcome:        \(outcome)")
+        try print("steps:          \(s.steps) of \(s.totalSteps) (\(PeopleText.count(s.frames, "frame")))")
+        try print("simulated time: \(PeopleText.number(s.simulatedTime)) s")
+        try print("dropped time:   \(PeopleText.number(s.droppedTime)) s")
+        try print(String(format: "wall time:      %.3f s", s.wallTime))
+        try print(String(format: "steps/s:        %.0f", s.stepsPerSecond))
         if let bytes = s.traceBytes {
-            print("trace:          \(PeopleText.count(bytes, "byte")), \(PeopleText.count(s.records, "record")) (\(s.steps > 0 ? bytes / max(s.records, 1) : bytes) bytes/record)")
+            try print("trace:          \(PeopleText.count(bytes, "byte")), \(PeopleText.count(s.records, "record")) (\(s.steps > 0 ? bytes / max(s.records, 1) : bytes) bytes/record)")
         }
-        print("digest:         \(s.digest)")
+        try print("digest:         \(s.digest)")
     }
 
     /// Exits 1 after a divergence (naming step and body), 130 after Ctrl-C and 143 after SIGTERM.
@@ -58,7 +61,7 @@ struct HeadlessRun {
         case .interrupted:
             throw ExitCode(ExitStatus.interrupted)
         case .diverged(let step, let divergence):
-            Console.error("tiltbox: simulation failed at step \(step): \(divergence)")
+            try Console.error("tiltbox: simulation failed at step \(step): \(divergence)")
             throw ExitCode(ExitStatus.failure)
         }
     }

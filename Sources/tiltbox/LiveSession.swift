@@ -38,12 +38,12 @@ enum LiveSession {
     static func exit(for result: LiveResult, quiet: Bool = false) throws {
         let s = result.summary
         if !quiet {
-            Console.error("tiltbox: \(PeopleText.count(s.steps, "step")), \(PeopleText.number(s.simulatedTime)) s simulated, "
+            try Console.error("tiltbox: \(PeopleText.count(s.steps, "step")), \(PeopleText.number(s.simulatedTime)) s simulated, "
                           + "\(PeopleText.number(s.droppedTime)) s dropped, digest \(s.digest)")
         }
         switch result.outcome {
         case .diverged(let step, let divergence):
-            Console.error("tiltbox: simulation failed at step \(step): \(divergence)")
+            try Console.error("tiltbox: simulation failed at step \(step): \(divergence)")
             throw ExitCode(ExitStatus.failure)
         case .interrupted where !result.quitByKey:
             throw ExitCode(ExitStatus.interrupted)

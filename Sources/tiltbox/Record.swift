@@ -44,6 +44,10 @@ extension TiltboxCommand {
 
         func run() throws {
             let loaded = try ScenarioSource.load(scenario)
+            var overwrite = OverwriteCheck()
+            overwrite.runInputs(scenarioPath: scenario, scenario: loaded.scenario, gravity: GravityInput())
+            try overwrite.output(out, as: "--out")
+            try overwrite.output(trace, as: "--trace")
             guard Terminal.isInteractive else {
                 throw InputError(file: "record", reason: "recording needs the terminal view: standard input and output must be a terminal")
             }
@@ -56,24 +60,12 @@ extension TiltboxCommand {
                     recorded by tiltbox record from \(loaded.label) (\(result.summary.steps) steps)
                     orientation \(live.tiltOrientation.rawValue), g \(NumberFormat.shortest(live.tiltG)); replay: tiltbox run \(scenario) --tilt \(out)\(orientation.map { " --orientation \($0.rawValue)" } ?? "")\(g.map { " --g \(NumberFormat.shortest($0))" } ?? "")
                     """
-                do {
-                    try AtomicFile.write(track.csv(comment: comment), to: out)
-                } catch {
-                    Console.error("tiltbox: cannot write \(out): \(error)")
-                    throw ExitCode(ExitStatus.failure)
-                }
-                Console.error("tiltbox: wrote \(track.samples.count) tilt samples to \(out)")
+                // Written whole or not at all (a temporary file renamed into place); a
+                // failure is an `OutputFileError`, exit 1 with its message.
+                try OutputFile.write(Array(track.csv(comment: comment).utf8), to: out)
+                try Console.error("tiltbox: wrote \(track.samples.count) tilt samples to \(out)")
             }
             try LiveSession.exit(for: result)
         }
-    }
-}
-
-/// Writes a whole file through a temporary file beside it and a rename, so the target
-/// is either the old file or the complete new one, never half written.
-enum AtomicFile {
-    static func write(_ text: String, to path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        try Data(text.utf8).write(to: url, options: .atomic)
     }
 }

@@ -81,13 +81,18 @@ extension TiltboxCommand {
         }
 
         func run() throws {
+            var overwrite = OverwriteCheck()
+            overwrite.input(trace, as: "the trace")
+            try overwrite.output(svg, as: "--svg")
+            try overwrite.output(html, as: "--html")
+            InterruptSignal.install()
             let scene = try TraceRendering.scene(tracePath: trace)
             if let svg {
                 let indices = try selection.recordIndices(times: scene.records.map(\.t))
                 let text = FilmStrip(columns: columns, panelWidth: panelWidth).svg(scene: scene, recordIndices: indices)
                 try TraceRendering.write(Array(text.utf8), to: svg)
                 let times = indices.map { PeopleText.number(scene.records[$0].t) }.joined(separator: ", ")
-                Console.out("svg: \(svg): \(PeopleText.count(indices.count, "panel")) at t = \(times) s")
+                try Console.out("svg: \(svg): \(PeopleText.count(indices.count, "panel")) at t = \(times) s")
             }
             if let html {
                 try TraceRendering.writeHTML(scene: scene, to: html, maxBodyFrames: maxBodyFrames)
@@ -97,15 +102,21 @@ extension TiltboxCommand {
 }
 
 /// Reading a trace for drawing and writing what is drawn; shared by `render` and `run --html`.
+///
+/// SIGINT and SIGTERM (once `InterruptSignal` is installed) are honoured between the steps
+/// and before a file is put in place: the command exits with the interrupt status and
+/// leaves no file, whole or partial, behind.
 enum TraceRendering {
     /// The scene of the trace at `tracePath`, its fallback notes printed on standard error.
     ///
     /// The digest is not checked: drawing a hand-edited trace is useful, and its
     /// records are validated all the same.
     static func scene(tracePath: String) throws -> RenderScene {
+        try stopIfInterrupted()
         let trace = try TraceReader.read(path: tracePath, verifyDigest: false)
+        try stopIfInterrupted()
         let scene = try RenderScene(trace: trace, file: tracePath)
-        for note in scene.notes { Console.error("tiltbox: note: \(tracePath): \(note)") }
+        for note in scene.notes { try Console.error("tiltbox: note: \(tracePath): \(note)") }
         return scene
     }
 
@@ -113,20 +124,25 @@ enum TraceRendering {
     static func writeHTML(scene: RenderScene, to path: String, maxBodyFrames: Int = TraceDecimation.defaultMaxBodyFrames) throws {
         let player = HTMLPlayer(maxBodyFrames: maxBodyFrames)
         let decimation = player.decimation(for: scene)
+        try stopIfInterrupted()
         let bytes = player.html(scene: scene)
         try write(bytes, to: path)
         let kept = decimation.stride == 1 ? "all \(scene.records.count) records"
             : "\(decimation.indices.count) of \(scene.records.count) records (every \(PeopleText.ordinal(decimation.stride)), and the last)"
-        Console.out("html: \(path): \(kept), \(PeopleText.count(scene.bodies.count, "body", plural: "bodies")), \(PeopleText.count(bytes.count, "byte"))")
+        try Console.out("html: \(path): \(kept), \(PeopleText.count(scene.bodies.count, "body", plural: "bodies")), \(PeopleText.count(bytes.count, "byte"))")
     }
 
-    /// Writes `bytes` to `path`; a failure exits 1 with a message (a write error, FORMATS.md §4).
+    /// Writes `bytes` to `path` whole (through a temporary file and a rename), unless a
+    /// signal arrived before it could be put in place. A write failure is thrown as
+    /// `OutputFileError` (exit 1 with its message).
     static func write(_ bytes: [UInt8], to path: String) throws {
-        do {
-            try Data(bytes).write(to: URL(fileURLWithPath: path))
-        } catch {
-            Console.error("tiltbox: cannot write \(path): \((error as NSError).localizedDescription)")
-            throw ExitCode(ExitStatus.failure)
-        }
+        try stopIfInterrupted()
+        let published = try OutputFile.write(bytes, to: path, shouldPublish: { !InterruptSignal.isRaised })
+        if !published { try stopIfInterrupted() }
+    }
+
+    /// Ends the command with the interrupt status once SIGINT or SIGTERM has arrived.
+    static func stopIfInterrupted() throws {
+        if InterruptSignal.isRaised { throw ExitCode(ExitStatus.interrupted) }
     }
 }

@@ -80,6 +80,7 @@ extension TiltboxCommand {
             try refuseIneffectiveOptions(live: live, scenario: loaded.scenario)
             if live {
                 let tilt = tiltOptions.gravityInput
+                try checkOutputs(loaded: loaded, frames: nil)
                 var options = try LiveSession.options(
                     for: loaded.scenario, recording: recording, fps: fps ?? 60, trace: trace, interactive: interactive,
                     orientation: tilt.orientation, g: tilt.g)
@@ -91,6 +92,7 @@ extension TiltboxCommand {
             }
             let profile = try FrameProfile.parse(frames ?? "steady:60")
             let options = try recording.runOptions(for: loaded.scenario, frames: profile, realtime: realtime, fps: fps ?? 60)
+            try checkOutputs(loaded: loaded, frames: profile)
             let gravity = try tiltOptions.gravityInput.resolve(for: loaded.scenario)
             InterruptSignal.install()
             // --html without --trace: the trace goes to a temporary file, deleted after rendering.
@@ -104,12 +106,14 @@ extension TiltboxCommand {
                 tiltName: gravity.tilt?.source)
             if !quiet {
                 if trace != "-" {
-                    report.printSummary(scenarioLabel: loaded.label, to: Console.out)
+                    try report.printSummary(scenarioLabel: loaded.label, to: Console.out)
                 } else {
-                    report.printSummary(scenarioLabel: loaded.label, to: Console.error)
+                    try report.printSummary(scenarioLabel: loaded.label, to: Console.error)
                 }
             }
             try writeSummaryJSON(report.summary, scenarioLabel: loaded.label)
+            // The page phase: a signal before the page is in place (during the run too)
+            // leaves no page and ends with the interrupt status.
             if let html, let tracePath {
                 try TraceRendering.writeHTML(scene: try TraceRendering.scene(tracePath: tracePath), to: html)
             }
@@ -144,12 +148,19 @@ extension TiltboxCommand {
         private func writeSummaryJSON(_ summary: RunSummary, scenarioLabel: String) throws {
             guard let summaryJSON else { return }
             let tracePath = trace == "-" ? "-" : trace
-            do {
-                try AtomicFile.write(summary.jsonText(scenario: scenario ?? scenarioLabel, trace: tracePath), to: summaryJSON)
-            } catch {
-                Console.error("tiltbox: cannot write \(summaryJSON): \((error as NSError).localizedDescription)")
-                throw ExitCode(ExitStatus.failure)
-            }
+            // A failure is an `OutputFileError`: exit 1 with its message.
+            try OutputFile.write(Array(summary.jsonText(scenario: scenario ?? scenarioLabel, trace: tracePath).utf8),
+                                 to: summaryJSON)
+        }
+
+        /// Refuses, before anything is written, a --trace, --html or --summary-json that is one
+        /// of the run's input files, or two of them the same file (exit 2).
+        private func checkOutputs(loaded: ScenarioSource, frames: FrameProfile?) throws {
+            var overwrite = OverwriteCheck()
+            overwrite.runInputs(scenarioPath: scenario, scenario: loaded.scenario, gravity: tiltOptions.gravityInput, frames: frames)
+            try overwrite.output(trace, as: "--trace")
+            try overwrite.output(html, as: "--html")
+            try overwrite.output(summaryJSON, as: "--summary-json")
         }
     }
 }

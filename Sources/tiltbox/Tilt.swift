@@ -39,7 +39,9 @@ extension TiltboxCommand {
             let end = max(loaded.endTime, 0)
             let rows = Int((end / every).rounded(.down)) + 1
             guard rows <= Self.maxRows else {
-                throw ValidationError("--every \(every) gives \(rows) rows over \(end) s; the limit is \(Self.maxRows)")
+                // The file's span is what makes the rows too many: a located input error (exit 2),
+                // not a usage error.
+                throw InputError(file: file, reason: "spans \(NumberFormat.shortest(end)) s, which at --every \(NumberFormat.shortest(every)) gives \(rows) rows; the limit is \(Self.maxRows) (use a larger --every)")
             }
             var out = "t,gx,gy\n"
             for n in 0..<rows {
@@ -47,11 +49,11 @@ extension TiltboxCommand {
                 let gravity = loaded.track.gravity(at: t)
                 out += "\(NumberFormat.shortest(t)),\(NumberFormat.shortest(gravity.x)),\(NumberFormat.shortest(gravity.y))\n"
                 if out.utf8.count > 1 << 16 {
-                    FileHandle.standardOutput.write(Data(out.utf8))
+                    try Console.write(out, to: .output)
                     out = ""
                 }
             }
-            FileHandle.standardOutput.write(Data(out.utf8))
+            try Console.write(out, to: .output)
         }
     }
 }

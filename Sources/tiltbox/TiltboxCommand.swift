@@ -9,8 +9,8 @@ struct TiltboxCommand: ParsableCommand {
         commandName: "tiltbox",
         abstract: "Fixed-step 2D crate physics on Chipmunk2D: run scenarios, write and compare traces.",
         discussion: """
-            Exit status: 0 success; 1 traces differ or the simulation failed; 2 bad input or usage; \
-            130 interrupted by Ctrl-C (SIGINT), 143 by SIGTERM.
+            Exit status: 0 success; 1 traces differ, the simulation failed or output could not be written; \
+            2 bad input or usage; 130 interrupted by Ctrl-C (SIGINT), 143 by SIGTERM; 141 output pipe closed.
             Without a subcommand, tiltbox runs the built-in default scenario.
             Shell completion: tiltbox --generate-completion-script bash (or zsh, fish).
             """,
@@ -18,35 +18,45 @@ struct TiltboxCommand: ParsableCommand {
         subcommands: [Run.self, Record.self, Diff.self, Verify.self, Validate.self, Tilt.self, Render.self],
         defaultSubcommand: Run.self)
 
-    /// Parses and runs, mapping every failure to the exit statuses of FORMATS.md §4:
+    /// Parses and runs, mapping every failure to the exit statuses of FORMATS.md §7:
     /// usage and input errors exit 2 (ArgumentParser's own default for usage is 64).
     static func main() {
-        // A closed pipe (`tiltbox run --trace - | head`) becomes a write error with a
-        // message and exit status 1, not a silent death by SIGPIPE.
+        // A write to a closed pipe (`tiltbox run --trace - | head`) then fails with EPIPE,
+        // an error value like any other write error, instead of killing the process; the
+        // command ends quietly with 141 all the same (see `ExitStatus.afterWriteFailure`).
         signal(SIGPIPE, SIG_IGN)
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let unknown = CommandNames.unknownCommand(in: arguments) {
-            Console.error("tiltbox: \(unknown)")
-            Console.error("Run 'tiltbox help' for the commands.")
-            Foundation.exit(ExitStatus.badInput)
+            Foundation.exit(ExitStatus.reporting("tiltbox: \(unknown)", "Run 'tiltbox help' for the commands.",
+                                                 status: ExitStatus.badInput))
         }
         do {
             var command = try parseAsRoot(arguments)
             try command.run()
+        } catch let failure as any OutputFailure {
+            Foundation.exit(ExitStatus.afterWriteFailure(failure))
         } catch let error as InputError {
-            Console.error(error.description)
-            Foundation.exit(ExitStatus.badInput)
+            Foundation.exit(ExitStatus.reporting(error.description, status: ExitStatus.badInput))
         } catch let error as ExitCode {
             Foundation.exit(error.rawValue)
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
                 // One line saying what is wrong and one hint, not ArgumentParser's usage block as well.
-                Console.error("tiltbox: \(message(for: error))")
-                Console.error("Run 'tiltbox \(CommandNames.subcommand(in: arguments)) --help' for usage.")
-                Foundation.exit(ExitStatus.badInput)
+                Foundation.exit(ExitStatus.reporting(
+                    "tiltbox: \(message(for: error))",
+                    "Run 'tiltbox \(CommandNames.subcommand(in: arguments)) --help' for usage.",
+                    status: ExitStatus.badInput))
             }
-            exit(withError: error)
+            // Help (on standard output) and ArgumentParser's other errors, written through
+            // the same throwing path as everything else rather than `exit(withError:)`'s print.
+            let text = fullMessage(for: error)
+            do {
+                if !text.isEmpty { try Console.write(text + "\n", to: code == .success ? .output : .error) }
+            } catch {
+                Foundation.exit(ExitStatus.afterWriteFailure(error))
+            }
+            Foundation.exit(code.rawValue)
         }
     }
 }

@@ -25,17 +25,20 @@ extension TiltboxCommand {
         func run() throws {
             var failures = 0
             for file in files {
+                let line: String
                 do {
-                    Console.out(try check(file))
+                    line = try check(file)
                 } catch {
                     failures += 1
-                    Console.error("\(error)")
+                    try Console.error(error.description)
+                    continue
                 }
+                try Console.out(line)
             }
             if failures > 0 { throw ExitCode(ExitStatus.badInput) }
         }
 
-        private func check(_ file: String) throws -> String {
+        private func check(_ file: String) throws(InputError) -> String {
             if FileKind.isScenario(file) {
                 let scenario = try ScenarioLoader.load(path: file)
                 var line = "ok: \(file): scenario '\(scenario.name)', \(PeopleText.count(scenario.crates.count, "crate")), \(PeopleText.count(scenario.allSegments.count, "static segment")), \(PeopleText.count(scenario.totalSteps, "step")) at \(PeopleText.hertz(scenario.timestep.hz)), \(scenario.world.spatialIndex.traceName)"

@@ -62,10 +62,34 @@ enum TiltboxBinary {
         throw NotFound(searched: candidates.map(\.path))
     }
 
+    /// Where a child's standard output or error goes instead of a capture file.
+    enum Destination {
+        /// A pipe whose read end is closed before the child starts: its first write fails
+        /// with EPIPE, every time (no race with a reader that closes early).
+        case closedPipe
+        /// `/dev/full`: every write fails with ENOSPC.
+        case full
+
+        /// A handle for the child's end; the parent lets go of it once the child has started.
+        func handle() throws -> FileHandle {
+            switch self {
+            case .closedPipe:
+                var ends: [Int32] = [0, 0]
+                guard pipe(&ends) == 0 else { throw POSIXError(.EMFILE) }
+                close(ends[0])
+                return FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+            case .full:
+                guard let handle = FileHandle(forWritingAtPath: "/dev/full") else { throw POSIXError(.ENOENT) }
+                return handle
+            }
+        }
+    }
+
     /// Starts `tiltbox arguments...` with standard output and error going to the given
-    /// files and standard input from `/dev/null`; `environment` adds to (or overrides) this
-    /// process's environment.
-    static func start(_ arguments: [String], stdout: URL, stderr: URL, environment: [String: String] = [:]) throws -> Process {
+    /// files (or to `stdoutTo` / `stderrTo` when given) and standard input from `/dev/null`;
+    /// `environment` adds to (or overrides) this process's environment.
+    static func start(_ arguments: [String], stdout: URL, stderr: URL, environment: [String: String] = [:],
+                      stdoutTo: Destination? = nil, stderrTo: Destination? = nil) throws -> Process {
         _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
         _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
         let process = Process()
@@ -74,10 +98,15 @@ enum TiltboxBinary {
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         }
-        process.standardOutput = try FileHandle(forWritingTo: stdout)
-        process.standardError = try FileHandle(forWritingTo: stderr)
+        let outHandle = try stdoutTo?.handle() ?? FileHandle(forWritingTo: stdout)
+        let errHandle = try stderrTo?.handle() ?? FileHandle(forWritingTo: stderr)
+        process.standardOutput = outHandle
+        process.standardError = errHandle
         process.standardInput = FileHandle.nullDevice
         try withInterruptSignalsUnblocked { try process.run() }
+        // The child has its own copies; a closed pipe must have no writer left here either.
+        try? outHandle.close()
+        try? errHandle.close()
         return process
     }
 
@@ -99,11 +128,14 @@ enum TiltboxBinary {
     }
 
     /// Runs `tiltbox arguments...` to the end and returns its exit status and output.
-    static func run(_ arguments: [String], in directory: TemporaryDirectory, environment: [String: String] = [:]) throws -> Result {
+    /// A stream sent to a `Destination` instead of being captured comes back empty.
+    static func run(_ arguments: [String], in directory: TemporaryDirectory, environment: [String: String] = [:],
+                    stdoutTo: Destination? = nil, stderrTo: Destination? = nil) throws -> Result {
         let name = UUID().uuidString
         let out = directory.url.appendingPathComponent("\(name).stdout")
         let err = directory.url.appendingPathComponent("\(name).stderr")
-        let process = try start(arguments, stdout: out, stderr: err, environment: environment)
+        let process = try start(arguments, stdout: out, stderr: err, environment: environment,
+                                stdoutTo: stdoutTo, stderrTo: stderrTo)
         process.waitUntilExit()
         #expect(process.terminationReason == .exit,
                 "tiltbox \(arguments.joined(separator: " ")) died of signal \(process.terminationStatus)")

@@ -20,9 +20,12 @@ public struct GravityInput: Sendable {
         self.convention = convention
     }
 
+    /// The tilt file read for `scenario`: `--tilt`, else the scenario's `tilt.file`, else `nil`.
+    public func path(for scenario: Scenario) -> String? { file ?? scenario.tilt?.file }
+
     /// The track for `scenario`, and the loaded tilt file when there is one.
     public func resolve(for scenario: Scenario) throws(InputError) -> (track: any GravityTrack, tilt: LoadedTilt?) {
-        guard let path = file ?? scenario.tilt?.file else {
+        guard let path = path(for: scenario) else {
             return (ConstantGravity(scenario.world.gravity), nil)
         }
         let loaded = try TiltFile.load(

@@ -34,8 +34,9 @@ struct TiltArchive {
         }
         var data = Data()
         data.reserveCapacity(Int(entry.uncompressedSize))
+        let checksum: CRC32
         do {
-            _ = try archive.extract(entry, skipCRC32: false) { chunk in
+            checksum = try archive.extract(entry, skipCRC32: false) { chunk in
                 // The size in the header is the zip's claim; hold inflation to the cap too.
                 guard data.count + chunk.count <= TiltFile.maximumFileSize else { throw Oversized() }
                 data.append(chunk)
@@ -45,8 +46,19 @@ struct TiltArchive {
         } catch {
             throw InputError(file: name, reason: "cannot read from the zip archive (\(error))")
         }
+        // ZIPFoundation computes the CRC-32 of what it inflated and returns it without
+        // comparing it with the one the zip records: compare here, so a corrupt entry is
+        // refused rather than read as data.
+        guard checksum == entry.checksum else {
+            throw InputError(file: name, reason: "the entry is corrupt: its CRC-32 is \(hex(checksum)) but the zip records \(hex(entry.checksum))")
+        }
         return data
     }
 
     private struct Oversized: Error {}
+
+    private func hex(_ value: CRC32) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: max(0, 8 - digits.count)) + digits
+    }
 }

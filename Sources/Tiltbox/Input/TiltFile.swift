@@ -56,7 +56,26 @@ public enum TiltFile {
     /// Finds `Metadata.csv` beside a Sensor Logger file: its name for messages and its bytes.
     typealias MetadataLookup = () throws(InputError) -> (name: String, data: Data)?
 
-    private static func loadFolder(_ folder: String, _ options: Options) throws(InputError) -> LoadedTilt {
+    /// The files `load(path:...)` reads for `path`: the path itself, and for an export
+    /// folder the recording it would choose and the `Metadata.csv` beside that (those
+    /// that exist). For checking that no output overwrites them.
+    public static func inputFiles(path: String) -> [String] {
+        var files = [path]
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return files
+        }
+        let (base, relative) = folderFiles(path)
+        if case .found(let relative) = RecordingCandidates.choose(from: relative) {
+            files.append(base + "/" + relative)
+            let metadata = base + "/" + RecordingCandidates.metadataPath(besides: relative)
+            if FileManager.default.fileExists(atPath: metadata) { files.append(metadata) }
+        }
+        return files
+    }
+
+    /// The folder without a trailing slash, and the relative paths of the files in it (at any depth).
+    private static func folderFiles(_ folder: String) -> (base: String, relative: [String]) {
         let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
         let paths = (FileManager.default.enumerator(atPath: base)?.allObjects as? [String] ?? [])
             .filter { relative in
@@ -64,6 +83,11 @@ public enum TiltFile {
                 return FileManager.default.fileExists(atPath: base + "/" + relative, isDirectory: &isDirectory)
                     && !isDirectory.boolValue
             }
+        return (base, paths)
+    }
+
+    private static func loadFolder(_ folder: String, _ options: Options) throws(InputError) -> LoadedTilt {
+        let (base, paths) = folderFiles(folder)
         switch RecordingCandidates.choose(from: paths) {
         case .none:
             throw InputError(file: folder, reason: "no recognised tilt recording in the folder; "
@@ -184,13 +208,11 @@ public enum TiltFile {
         "file too large (\(size) bytes; tilt input is capped at \(maximumFileSize) bytes, 64 MiB)"
     }
 
+    /// Checks that `path` is a regular file within the cap, from its attributes and before
+    /// opening it: a FIFO would block the open until a writer came (the scenario loader
+    /// refuses it the same way).
     private static func checkSize(_ path: String) throws(InputError) {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw InputError(file: path, reason: "cannot open the file")
-        }
-        defer { try? handle.close() }
-        let size: UInt64
-        do { size = try handle.seekToEnd() } catch { throw InputError(file: path, reason: "cannot read (\(error))") }
+        let size = try RegularFile.size(of: path)
         if size > UInt64(maximumFileSize) { throw InputError(file: path, reason: tooLargeReason(size)) }
     }
 

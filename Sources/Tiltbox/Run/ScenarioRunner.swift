@@ -6,6 +6,9 @@ public enum ScenarioRunner {
     public struct Failure: Error, Sendable, CustomStringConvertible {
         public var summary: RunSummary?
         public var message: String
+        /// The trace write that failed, when that is what ended the run (so a caller can
+        /// tell a closed pipe, `EPIPE`, from a full disk).
+        public var writeError: TraceWriteError?
         public var description: String { message }
     }
 
@@ -53,7 +56,7 @@ public enum ScenarioRunner {
             let steps = simulation.stepper.stepCount
             try? writer?.finish(.error("trace write failed: \(error)", steps: steps,
                                        simTime: simulation.time(ofStep: steps), droppedTime: simulation.stepper.droppedTime))
-            throw Failure(summary: nil, message: "\(error)")
+            throw Failure(summary: nil, message: "\(error)", writeError: error as? TraceWriteError)
         }
         let wall = RealTimeClock.now() - started
 
@@ -76,7 +79,7 @@ public enum ScenarioRunner {
             do {
                 try writer.finish(end)
             } catch {
-                throw Failure(summary: summary, message: "\(error)")
+                throw Failure(summary: summary, message: "\(error)", writeError: error)
             }
             summary.traceBytes = writer.bytesWritten
             // The writer thread's last records belong to the run's cost.

@@ -63,18 +63,7 @@ public enum ScenarioLoader {
         guard !isDirectory.boolValue else {
             throw InputError(file: path, reason: "is a directory, not a scenario file")
         }
-        // attributesOfItem describes a symbolic link itself; look at what it points to.
-        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-        let attributes: [FileAttributeKey: Any]
-        do {
-            attributes = try manager.attributesOfItem(atPath: resolved)
-        } catch {
-            throw InputError(file: path, reason: "cannot read the file's attributes: \(error.localizedDescription)")
-        }
-        if let type = attributes[.type] as? FileAttributeType, type != .typeRegular {
-            throw InputError(file: path, reason: "is not a regular file")
-        }
-        let size = (attributes[.size] as? NSNumber)?.uint64Value ?? 0
+        let size = try RegularFile.size(of: path)
         guard size <= UInt64(limits.maxFileBytes) else {
             throw InputError(file: path, reason: "file is \(size) bytes, more than the limit of \(limits.maxFileBytes)")
         }

@@ -54,8 +54,9 @@ public enum FrameProfile: Sendable, Equatable, CustomStringConvertible {
     }
 
     private static func readDurations(_ path: String) throws(InputError) -> [Double] {
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-        guard size <= maxFileBytes else {
+        // A FIFO or a device is refused before it is opened, as for every input file.
+        let size = try RegularFile.size(of: path)
+        guard size <= UInt64(maxFileBytes) else {
             throw InputError(file: path, reason: "the frame file is \(size) bytes, more than the limit of \(maxFileBytes)")
         }
         guard let data = FileManager.default.contents(atPath: path) else {

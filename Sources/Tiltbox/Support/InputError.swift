@@ -5,7 +5,8 @@
 /// Printed as one line, `FILE:LINE:COLUMN: PATH: REASON`, the form editors and CI logs
 /// turn into links; parts that are not known are left out (`rock.csv:7: decreasing time`,
 /// `wave.json: keyframes[2].curve: unknown curve 'easyIn'`). Files inside a zip are named
-/// `archive.zip(inner/path.csv)`. The command line exits with status 2 for these.
+/// `archive.zip(inner/path.csv)`. Control characters from the file are shown escaped
+/// (`\n`, `\e`). The command line exits with status 2 for these.
 public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file as the caller named it, or `archive.zip(entry)` for a file in a zip.
     public var file: String
@@ -37,14 +38,17 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
         return SourceLocation(line: line, column: column)
     }
 
+    /// The one-line message. The file, the field path and the reason (which may quote
+    /// a key, an id or a cell from the file) pass through `InertText.escape`, so a file
+    /// cannot split the message or send escape sequences to the user's terminal.
     public var description: String {
-        var text = file
+        var text = InertText.escape(file)
         if let line {
             text += ":\(line)"
             if let column { text += ":\(column)" }
         }
         text += ": "
-        if let path, !path.isEmpty { text += "\(path): " }
-        return text + reason
+        if let path, !path.isEmpty { text += "\(InertText.escape(path)): " }
+        return text + InertText.escape(reason)
     }
 }

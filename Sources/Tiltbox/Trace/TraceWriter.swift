@@ -249,23 +249,15 @@ final class TraceEncoder: @unchecked Sendable {
     /// whole line and throws.
     func flush() throws(TraceWriteError) {
         if let failure { throw failure }
-        var written = 0
         let total = buffer.count
-        while written < total {
-            let result = buffer.withUnsafeBytes { raw in
-                write(fd, raw.baseAddress! + written, total - written)
-            }
-            if result < 0 && errno == EINTR { continue }
-            if result <= 0 {
-                // write(2) returning 0 for a non-empty request should not happen on
-                // files or pipes; treat it as a full device rather than spin.
-                let code = result == 0 ? ENOSPC : errno
-                let error = TraceWriteError(path: path, operation: "write", code: code)
-                failure = error
-                cutBackToWholeLine(written: written)
-                throw error
-            }
-            written += result
+        let written: Result<Void, DescriptorWriteError> = buffer.withUnsafeBytes { raw in
+            Result { () throws(DescriptorWriteError) in try DescriptorOutput.writeAll(fd, raw) }
+        }
+        if case .failure(let error) = written {
+            let failed = TraceWriteError(path: path, operation: "write", code: error.code)
+            failure = failed
+            cutBackToWholeLine(written: error.written)
+            throw failed
         }
         flushedBytes += total
         buffer.removeAll()

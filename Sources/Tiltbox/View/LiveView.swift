@@ -95,15 +95,19 @@ public final class LiveView {
 
     /// Runs until q/Esc, Ctrl-C (or SIGTERM), or the end with `exitAtEnd`. The terminal is
     /// restored on every way out, errors included.
+    ///
+    /// When the terminal cannot be written (it went away), the run stops there, its trace
+    /// is closed as `interrupted`, and the write error is thrown (`DescriptorWriteError`).
     public func run() throws -> LiveResult {
-        terminal.start()
         defer { terminal.restore() }
+        var terminalFailure: DescriptorWriteError?
+        do { try terminal.start() } catch { terminalFailure = error }
         var clock = RealTimeClock(fps: options.fps)
         var quitByKey = false
         var clear = true
         var lastFrameStart = RealTimeClock.now()
         wallStart = lastFrameStart
-        loop: while true {
+        loop: while terminalFailure == nil {
             let frame = clock.nextFrameDuration()
             if InterruptSignal.isRaised { break }
             for key in terminal.readKeys() {
@@ -142,12 +146,17 @@ public final class LiveView {
             }
             lastFrameStart = now
             hud.stepsInLastFrame = steps
-            draw(clear: clear)
+            do { try draw(clear: clear) } catch {
+                terminalFailure = error
+                break loop
+            }
             clear = false
             if options.exitAtEnd, simulation.outcome != nil { break }
             if case .diverged = simulation.outcome { break }
         }
-        return try finish(quitByKey: quitByKey)
+        let result = try finish(quitByKey: quitByKey)
+        if let terminalFailure { throw terminalFailure }
+        return result
     }
 
     private func tilt(by steps: Int) {
@@ -168,7 +177,7 @@ public final class LiveView {
         wallStart = RealTimeClock.now()
     }
 
-    private func draw(clear: Bool) {
+    private func draw(clear: Bool) throws(DescriptorWriteError) {
         let size = terminal.size
         let rows = max(size.rows - 1, 1)
         if canvas.columns != size.columns || canvas.rows != rows {
@@ -192,7 +201,7 @@ public final class LiveView {
         hud.gravity = simulation.world.gravity
         hud.paused = paused
         hud.finished = simulation.outcome != nil
-        terminal.write(FrameComposer.compose(canvas: canvas, hud: hud.render(width: size.columns),
+        try terminal.write(FrameComposer.compose(canvas: canvas, hud: hud.render(width: size.columns),
                                              terminalRows: size.rows, clear: clear))
     }
 

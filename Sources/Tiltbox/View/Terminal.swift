@@ -28,7 +28,9 @@ public final class Terminal {
     public static var isInteractive: Bool { isatty(STDIN_FILENO) != 0 && isatty(STDOUT_FILENO) != 0 }
 
     /// Enters raw input mode, the alternate screen and hides the cursor.
-    public func start() {
+    /// - Throws: `DescriptorWriteError` when the terminal cannot be written; `restore()`
+    ///   then still puts the input mode back.
+    public func start() throws(DescriptorWriteError) {
         guard !active else { return }
         if tcgetattr(input, &saved) == 0 {
             var raw = saved
@@ -41,14 +43,16 @@ public final class Terminal {
         }
         installSignalHandler([SIGWINCH]) { _ in Terminal.resized.store(true, ordering: .relaxed) }
         active = true
-        write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J\u{1B}[H")
+        try write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J\u{1B}[H")
     }
 
     /// Leaves the alternate screen, shows the cursor and restores echo and line input.
     public func restore() {
         guard active else { return }
         active = false
-        write("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
+        // Best effort: on the way out (a deinit, an error) a terminal that cannot be
+        // written has nothing to restore on screen; the input mode is restored below.
+        try? write("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
         tcsetattr(input, TCSANOW, &saved)
     }
 
@@ -67,19 +71,9 @@ public final class Terminal {
     public func takeResize() -> Bool { Terminal.resized.exchange(false, ordering: .relaxed) }
 
     /// Writes all of `text` (retrying short writes).
-    public func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        bytes.withUnsafeMutableBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.write(output, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                offset += n
-            }
-        }
+    /// - Throws: `DescriptorWriteError` when the terminal cannot be written (it went away).
+    public func write(_ text: String) throws(DescriptorWriteError) {
+        try DescriptorOutput.writeAll(output, text)
     }
 
     /// Keys typed since the last call, without blocking.

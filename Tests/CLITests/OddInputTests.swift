@@ -1,0 +1,184 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Odd files and signals: a FIFO tilt input is refused at once (never waited on), a zip
+/// entry whose CRC-32 does not match is refused, messages echo file text inert and on
+/// one line, and SIGINT or SIGTERM during `run --html`'s page phase leaves no page.
+@Suite struct OddInputTests {
+    /// Runs `arguments` and waits at most `seconds`; a run still going then is killed and
+    /// recorded as a failure (the thing under test would have blocked forever).
+    static func runWithin(_ seconds: Double, _ arguments: [String], in directory: TemporaryDirectory,
+                          sourceLocation: SourceLocation = #_sourceLocation) throws -> TiltboxBinary.Result? {
+        let out = directory.url.appendingPathComponent("\(UUID().uuidString).stdout")
+        let err = directory.url.appendingPathComponent("\(UUID().uuidString).stderr")
+        let process = try TiltboxBinary.start(arguments, stdout: out, stderr: err)
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        guard !process.isRunning else {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            Issue.record("tiltbox \(arguments.joined(separator: " ")) was still running after \(seconds) s", sourceLocation: sourceLocation)
+            return nil
+        }
+        process.waitUntilExit()
+        return TiltboxBinary.Result(status: process.terminationStatus, stdoutData: try Data(contentsOf: out),
+                                    stderrData: try Data(contentsOf: err))
+    }
+
+    // MARK: - FIFOs
+
+    @Test func aFIFOTiltInputIsRefusedAtOnce() throws {
+        let directory = try TemporaryDirectory()
+        let fifo = directory.path("tilt.csv")
+        try #require(mkfifo(fifo, 0o600) == 0)
+        for arguments in [["validate", fifo], ["tilt", fifo],
+                          ["run", PackageFiles.scenario("crate-stack.json"), "--tilt", fifo, "--view", "none"]] {
+            let run = try #require(try Self.runWithin(20, arguments, in: directory))
+            #expect(run.status == 2, "\(arguments): status \(run.status)")
+            #expect(run.stderrLines == ["\(fifo): is not a regular file (a FIFO)"], "\(run.stderr)")
+        }
+    }
+
+    @Test func aFIFOGravityFileInsideAnExportFolderIsRefusedAtOnce() throws {
+        let directory = try TemporaryDirectory()
+        let export = directory.url.appendingPathComponent("export")
+        try FileManager.default.createDirectory(at: export, withIntermediateDirectories: true)
+        let fifo = export.appendingPathComponent("Gravity.csv").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let run = try #require(try Self.runWithin(20, ["tilt", export.path, "--convention", "ios"], in: directory))
+        #expect(run.status == 2, "status \(run.status)")
+        #expect(run.stderr.contains("Gravity.csv: is not a regular file (a FIFO)"), "\(run.stderr)")
+    }
+
+    @Test func aFIFOFrameFileIsRefusedAtOnce() throws {
+        let directory = try TemporaryDirectory()
+        let fifo = directory.path("frames.txt")
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let run = try #require(try Self.runWithin(20, ["run", PackageFiles.scenario("crate-stack.json"), "--frames", "file:\(fifo)",
+                                                       "--view", "none"], in: directory))
+        #expect(run.status == 2, "status \(run.status)")
+        #expect(run.stderr.contains("is not a regular file (a FIFO)"), "\(run.stderr)")
+    }
+
+    // MARK: - Zip
+
+    /// The phyphox fixture zip, with the CRC-32 recorded for `Raw Data.csv` (in its local
+    /// header and its central directory entry) changed by one bit: the data inflate fine
+    /// but no longer match.
+    static func zipWithWrongChecksum() throws -> Data {
+        let fixture = PackageFiles.root.appendingPathComponent("Tests/InputTests/Fixtures/phyphox.zip")
+        var bytes = [UInt8](try Data(contentsOf: fixture))
+        func firstOffset(of signature: [UInt8]) -> Int? {
+            (0...(bytes.count - signature.count)).first { Array(bytes[$0..<($0 + signature.count)]) == signature }
+        }
+        let local = try #require(firstOffset(of: [0x50, 0x4B, 0x03, 0x04]))
+        let central = try #require(firstOffset(of: [0x50, 0x4B, 0x01, 0x02]))
+        let name = Array("Raw Data.csv".utf8)
+        try #require(Array(bytes[(local + 30)..<(local + 30 + name.count)]) == name, "the first entry is Raw Data.csv")
+        bytes[local + 14] ^= 1  // local file header: crc-32 at offset 14
+        bytes[central + 16] ^= 1  // central directory header: crc-32 at offset 16
+        return Data(bytes)
+    }
+
+    @Test func aZipEntryWhoseChecksumDoesNotMatchIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        let intact = PackageFiles.root.appendingPathComponent("Tests/InputTests/Fixtures/phyphox.zip").path
+        let good = try TiltboxBinary.run(["validate", intact], in: directory)
+        #expect(good.status == 0, "the intact zip is accepted: \(good.stderr)")
+
+        let corrupt = directory.path("corrupt.zip")
+        try Self.zipWithWrongChecksum().write(to: URL(fileURLWithPath: corrupt))
+        for arguments in [["validate", corrupt], ["tilt", corrupt],
+                          ["run", PackageFiles.scenario("crate-stack.json"), "--tilt", corrupt, "--view", "none"]] {
+            let run = try TiltboxBinary.run(arguments, in: directory)
+            #expect(run.status == 2, "\(arguments): status \(run.status)")
+            #expect(run.stderrLines.count == 1 && run.stderr.hasPrefix("\(corrupt)(Raw Data.csv): ")
+                    && run.stderr.contains("CRC-32"), "\(run.stderr)")
+        }
+    }
+
+    // MARK: - Messages
+
+    @Test func controlCharactersFromAFileAreEscapedInMessages() throws {
+        let directory = try TemporaryDirectory()
+        // A key with a newline and an escape sequence (JSON \n and \u001b escapes).
+        let scenario = try directory.write("keys.json", #"""
+            {"format": "tiltbox-scenario/1", "world": {"size": [100, 100]},
+             "crates": [{"id": "a", "position": [50, 50], "size": [10, 10], "colour\n\u001b[2J": 1}]}
+            """#)
+        // A CSV cell that would clear the screen, and a format value with a newline.
+        let csv = try directory.write("cells.csv", "t,x,y\n0,\u{1B}[2J\u{1B}[31mred,-1\n")
+        let format = try directory.write("format.json", #"{"format": "tiltbox-scenario/1\nbogus", "world": {"size": [100, 100]}}"#)
+        for (file, visible) in [(scenario, #"colour\n\e[2J"#), (csv, #"\e[2J\e[31mred"#), (format, #"tiltbox-scenario/1\nbogus"#)] {
+            let run = try TiltboxBinary.run(["validate", file], in: directory)
+            #expect(run.status == 2)
+            #expect(run.stderrLines.count == 1, "one line: \(run.stderr)")
+            #expect(!run.stderrData.contains(0x1B), "no raw ESC reaches the terminal: \(run.stderr)")
+            #expect(run.stderr.contains(visible), "the text shown escaped (\(visible)): \(run.stderr)")
+        }
+    }
+
+    @Test func controlCharactersInAPathAreEscapedInMessages() throws {
+        let directory = try TemporaryDirectory()
+        let run = try TiltboxBinary.run(["validate", directory.path("no\u{1B}[2Jsuch\nfile.csv")], in: directory)
+        #expect(run.status == 2)
+        #expect(run.stderrLines.count == 1 && !run.stderrData.contains(0x1B), "\(run.stderr)")
+        #expect(run.stderr.contains(#"no\e[2Jsuch\nfile.csv: no such file"#), "\(run.stderr)")
+    }
+
+    @Test func aTiltFileTooLongForTheRowLimitIsALocatedInputError() throws {
+        let directory = try TemporaryDirectory()
+        let keyframes = try directory.write("long.json", #"""
+            {"format": "tiltbox-tilt/1", "units": "g",
+             "keyframes": [{"t": 0, "gravity": [0, -1]}, {"t": 1000000, "gravity": [1, 0]}]}
+            """#)
+        let run = try TiltboxBinary.run(["tilt", keyframes, "--every", "0.05"], in: directory)
+        #expect(run.status == 2)
+        #expect(run.stderrLines.count == 1 && run.stderr.hasPrefix("\(keyframes): "), "names the file: \(run.stderr)")
+        #expect(run.stderr.contains("20000001 rows") && run.stderr.contains("10000000"), "\(run.stderr)")
+        #expect(!run.stderr.contains("Usage") && !run.stderr.contains("tiltbox help"), "not a usage error: \(run.stderr)")
+        #expect(run.stdout.isEmpty)
+    }
+
+    // MARK: - Signals in the page phase
+
+    @Test(arguments: [("SIGINT", SIGINT, Int32(130)), ("SIGTERM", SIGTERM, Int32(143))])
+    func aSignalDuringThePagePhaseLeavesNoPage(name: String, signal: Int32, status: Int32) throws {
+        let directory = try TemporaryDirectory()
+        let page = directory.path("page.html")
+        let trace = directory.path("run.jsonl")
+        let out = directory.url.appendingPathComponent("stdout")
+        let err = directory.url.appendingPathComponent("stderr")
+        // 10 s of the 100-crate pile is a 14 MB trace: its page takes seconds to build
+        // (the run itself well under one in a debug build).
+        let process = try TiltboxBinary.start(
+            ["run", PackageFiles.scenario("pile-100.json"), "--duration", "10", "--view", "none", "--trace", trace, "--html", page],
+            stdout: out, stderr: err)
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        // The summary's last line is printed when the run is over and the page phase begins.
+        let deadline = Date().addingTimeInterval(120)
+        while process.isRunning && Date() < deadline, !((try? JSONLines.text(file: out.path)) ?? "").contains("digest:") {
+            usleep(5_000)
+        }
+        try #require(process.isRunning, "tiltbox finished before the signal could be sent: \((try? JSONLines.text(file: err.path)) ?? "")")
+        kill(process.processIdentifier, signal)
+        let stopDeadline = Date().addingTimeInterval(60)
+        while process.isRunning && Date() < stopDeadline { usleep(10_000) }
+        try #require(!process.isRunning, "tiltbox did not stop within 60 s of \(name)")
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit, "exited, not killed by the signal")
+        #expect(process.terminationStatus == status, "status \(process.terminationStatus) after \(name)")
+        #expect(!FileManager.default.fileExists(atPath: page), "no page after \(name)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+        #expect(!names.contains { $0.hasPrefix(".page.html.tiltbox-") }, "no partial page left: \(names)")
+        // The run itself had finished: its trace is complete and kept.
+        let objects = try JSONLines.objects(file: trace)
+        #expect(objects.last?["end"] as? String == "complete")
+    }
+}

@@ -7,12 +7,13 @@ import Tiltbox
 struct HeadlessRun {
     var summary: RunSummary
 
-    static func execute(scenario: Scenario, track: any GravityTrack, options: RunOptions, tracePath: String?, tiltName: String? = nil) throws -> HeadlessRun {
+    static func execute(scenario: Scenario, track: any GravityTrack, options: RunOptions, tracePath: String?, tiltName: String? = nil,
+                        source: TraceHeader.Source? = nil) throws -> HeadlessRun {
         var progress = ProgressLine(enabled: Console.standardErrorIsTerminal, now: RealTimeClock.now())
         defer { progress.clear() }
         do {
             let summary = try ScenarioRunner.run(
-                scenario: scenario, track: track, options: options, tracePath: tracePath, tiltName: tiltName,
+                scenario: scenario, track: track, options: options, tracePath: tracePath, tiltName: tiltName, source: source,
                 progress: { simulation in
                     progress.update(step: simulation.stepper.stepCount, of: simulation.totalSteps,
                                     simulatedTime: simulation.stepper.simulatedTime, now: RealTimeClock.now())

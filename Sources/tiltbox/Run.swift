@@ -56,13 +56,16 @@ extension TiltboxCommand {
                 let live = try LiveSession.options(
                     for: loaded.scenario, recording: recording, fps: fps, trace: trace, interactive: interactive,
                     orientation: tilt.orientation, g: tilt.g)
-                let result = try LiveSession.run(scenario: loaded.scenario, options: live, gravity: tilt)
+                let result = try LiveSession.run(scenario: loaded.scenario, options: live, gravity: tilt, scenarioPath: scenario)
                 try LiveSession.exit(for: result)
                 return
             }
             let profile = try FrameProfile.parse(frames)
             let options = try recording.runOptions(for: loaded.scenario, frames: profile, realtime: realtime, fps: fps)
-            let gravity = try tiltOptions.gravityInput.resolve(for: loaded.scenario)
+            let input = tiltOptions.gravityInput
+            let gravity = try input.resolve(for: loaded.scenario)
+            let source = TraceHeader.Source.describing(scenarioPath: scenario, scenario: loaded.scenario,
+                                                       input: input, tilt: gravity.tilt)
             InterruptSignal.install()
             // --html without --trace: the trace goes to a temporary file, deleted after rendering.
             let temporaryTrace = html != nil && trace == nil
@@ -72,7 +75,7 @@ extension TiltboxCommand {
             let tracePath = trace ?? temporaryTrace
             let report = try HeadlessRun.execute(
                 scenario: loaded.scenario, track: gravity.track, options: options, tracePath: tracePath,
-                tiltName: gravity.tilt?.source)
+                tiltName: gravity.tilt?.source, source: source)
             let summaryToStdout = trace != "-"
             if summaryToStdout {
                 report.printSummary(scenarioLabel: loaded.label, to: Console.out)

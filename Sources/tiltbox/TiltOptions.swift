@@ -13,8 +13,8 @@ struct TiltOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("How the device was held: portrait, portraitUpsideDown, landscapeLeft, landscapeRight. Default: the scenario's, else portrait.", valueName: "O"))
     var orientation: Orientation?
 
-    @Option(name: .long, help: ArgumentHelp("Between recorded samples: hold (the latest sample) or linear.", valueName: "MODE"))
-    var interpolate: Interpolation = .hold
+    @Option(name: .long, help: ArgumentHelp("Between recorded samples: hold (the latest sample) or linear. Default: hold.", valueName: "MODE"))
+    var interpolate: Interpolation?
 
     @Option(name: .long, help: ArgumentHelp("Sign convention of a Sensor Logger export (ios or android); overrides Metadata.csv.", valueName: "C"))
     var convention: SensorConvention?
@@ -31,6 +31,6 @@ struct TiltOptions: ParsableArguments {
     }
 
     var gravityInput: GravityInput {
-        GravityInput(file: tilt, orientation: orientation, g: g, interpolation: interpolate, convention: convention)
+        GravityInput(file: tilt, orientation: orientation, g: g, interpolation: interpolate ?? .hold, convention: convention)
     }
 }

@@ -48,7 +48,7 @@ extension TiltboxCommand {
             }
             let orientation = tiltOptions.orientation ?? .portrait
             let tilt = try TiltFile.load(path: file, orientation: orientation, g: tiltOptions.g ?? 980,
-                                         interpolation: tiltOptions.interpolate, convention: tiltOptions.convention)
+                                         interpolation: tiltOptions.interpolate ?? .hold, convention: tiltOptions.convention)
             return "ok: \(file): tilt \(tilt.summary), from \(NumberFormat.shortest(tilt.startTime)) s to \(NumberFormat.shortest(tilt.endTime)) s, \(orientation.rawValue)"
         }
     }

@@ -27,10 +27,20 @@ public struct GravityInput: Sendable {
         }
         let loaded = try TiltFile.load(
             path: path,
-            orientation: orientation ?? scenario.tilt?.orientation ?? .portrait,
-            g: g ?? scenario.tilt?.g ?? scenario.world.gravity.length,
+            orientation: effectiveOrientation(for: scenario),
+            g: effectiveG(for: scenario),
             interpolation: interpolation,
             convention: convention)
         return (loaded.track, loaded)
+    }
+
+    /// The orientation applied: the option, else the scenario's `tilt.orientation`, else portrait.
+    public func effectiveOrientation(for scenario: Scenario) -> Orientation {
+        orientation ?? scenario.tilt?.orientation ?? .portrait
+    }
+
+    /// World units per g: the option, else the scenario's `tilt.g`, else the length of `world.gravity`.
+    public func effectiveG(for scenario: Scenario) -> Double {
+        g ?? scenario.tilt?.g ?? scenario.world.gravity.length
     }
 }

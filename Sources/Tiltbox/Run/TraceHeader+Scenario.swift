@@ -1,7 +1,8 @@
 extension TraceHeader {
     /// The header of a trace of `scenario`: body ids in crate order, the step length,
-    /// the broad phase, and what a renderer needs to draw the world.
-    public init(scenario: Scenario, every: Int, duration: Double, tilt: String? = nil) {
+    /// the broad phase, what a renderer needs to draw the world, and the self-describing
+    /// keys: this version, `source` (when given) and this machine's platform fingerprint.
+    public init(scenario: Scenario, every: Int, duration: Double, tilt: String? = nil, source: Source? = nil) {
         self.init(
             scenario: scenario.name,
             spatialIndex: scenario.world.spatialIndex.traceName,
@@ -14,6 +15,9 @@ extension TraceHeader {
             hz: scenario.timestep.hz,
             duration: duration,
             tilt: tilt,
-            masses: scenario.crates.map(\.mass))
+            masses: scenario.crates.map(\.mass),
+            tiltbox: TiltboxVersion.current,
+            source: source,
+            platform: .current)
     }
 }

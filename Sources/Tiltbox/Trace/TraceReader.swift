@@ -266,6 +266,11 @@ private struct LineParser {
             }
             header.masses = masses
         }
+        do {
+            try header.readProvenance(from: node)
+        } catch {
+            throw self.error(at: error.node, path: error.path, reason: error.reason)
+        }
         return header
     }
 

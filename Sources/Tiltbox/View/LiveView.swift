@@ -15,6 +15,9 @@ public struct LiveViewOptions: Sendable {
     public var tiltG: Double = 980
     /// Leave the view by itself when the run reaches its last step (for scripted use).
     public var exitAtEnd = false
+    /// What the run is made from, for the trace header (not written in interactive mode,
+    /// whose gravity comes from the keys).
+    public var traceSource: TraceHeader.Source?
 
     public init() {}
 }
@@ -81,7 +84,8 @@ public final class LiveView {
         if let path = options.tracePath {
             let header = TraceHeader(scenario: scenario, every: options.every,
                                      duration: simulation.time(ofStep: simulation.totalSteps),
-                                     tilt: options.interactive ? "live" : nil)
+                                     tilt: options.interactive ? "live" : nil,
+                                     source: options.interactive ? nil : options.traceSource?.relativized(toTrace: path))
             writer = try TraceWriter(path: path, header: header)
         }
         let sink = RecordingSink(writer: writer)

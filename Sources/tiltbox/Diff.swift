@@ -12,10 +12,10 @@ extension TiltboxCommand {
                 the step, the time, the body id, the field, both values and their distance in ULPs.
                 """)
 
-        @Argument(help: "The first trace (A).")
+        @Argument(help: "The first trace.")
         var a: String
 
-        @Argument(help: "The second trace (B).")
+        @Argument(help: "The second trace.")
         var b: String
 
         @Option(name: .long, help: ArgumentHelp("Treat values within X of each other as equal (absolute difference).", valueName: "X"))
@@ -30,19 +30,22 @@ extension TiltboxCommand {
             // differs, not be refused as corrupt.
             let traceA = try TraceReader.read(path: a, verifyDigest: false)
             let traceB = try TraceReader.read(path: b, verifyDigest: false)
-            try TraceVerdict.report(TraceDiff.compare(traceA, traceB, tolerance: tolerance))
+            try TraceVerdict.report(TraceDiff.compare(traceA, traceB, tolerance: tolerance), sides: .files(a, b))
         }
     }
 }
 
 /// Prints a comparison and exits 1 when the traces differ.
 enum TraceVerdict {
-    static func report(_ comparison: TraceComparison) throws {
+    /// `sides` names the traces; `notes` (asked only after a divergence) are printed
+    /// after it, one line each, as what may explain it.
+    static func report(_ comparison: TraceComparison, sides: TraceSides, notes: () -> [String] = { [] }) throws {
         switch comparison {
         case .identical(let records):
             Console.out("identical: \(records) records")
         case .diverged(let divergence):
-            Console.out("differ: \(divergence)")
+            Console.out("differ: \(divergence.describe(sides))")
+            for note in notes() { Console.out("note: \(note)") }
             throw ExitCode(ExitStatus.failure)
         }
     }

@@ -43,6 +43,8 @@ extension TiltboxCommand {
         }
 
         func run() throws {
+            try OutputFolder.require(out, option: "--out")
+            try OutputFolder.require(trace, option: "--trace")
             let loaded = try ScenarioSource.load(scenario)
             guard Terminal.isInteractive else {
                 throw InputError(file: "record", reason: "recording needs the terminal view: standard input and output must be a terminal")

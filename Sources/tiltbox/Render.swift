@@ -81,6 +81,8 @@ extension TiltboxCommand {
         }
 
         func run() throws {
+            try OutputFolder.require(svg, option: "--svg")
+            try OutputFolder.require(html, option: "--html")
             let scene = try TraceRendering.scene(tracePath: trace)
             if let svg {
                 let indices = try selection.recordIndices(times: scene.records.map(\.t))

@@ -50,6 +50,8 @@ extension TiltboxCommand {
         }
 
         func run() throws {
+            try OutputFolder.require(trace, option: "--trace")
+            try OutputFolder.require(html, option: "--html")
             let loaded = try ScenarioSource.load(scenario)
             if html == nil, try view.showsTerminal(trace: trace) {
                 let tilt = tiltOptions.gravityInput

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Chooses the gravity track of a run: a tilt file from the command line, else the
 /// scenario's `tilt` key, else the scenario's constant `world.gravity`.
 ///
@@ -24,6 +26,11 @@ public struct GravityInput: Sendable {
     public func resolve(for scenario: Scenario) throws(InputError) -> (track: any GravityTrack, tilt: LoadedTilt?) {
         guard let path = file ?? scenario.tilt?.file else {
             return (ConstantGravity(scenario.world.gravity), nil)
+        }
+        // The scenario's own tilt file is missing: name the scenario and its `tilt.file`.
+        if file == nil, var place = scenario.tilt?.fileDeclaration, !FileManager.default.fileExists(atPath: path) {
+            place.reason = "the tilt file \(path) does not exist"
+            throw place
         }
         let loaded = try TiltFile.load(
             path: path,

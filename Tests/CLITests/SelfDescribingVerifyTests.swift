@@ -106,6 +106,33 @@ import Testing
         _ = trace
     }
 
+    @Test func aChangedTiltFileIsNamedInTheDivergence() throws {
+        let directory = try TemporaryDirectory()
+        let (project, trace) = try tiltedGolden(in: directory)
+        let tilt = project + "/scenarios/tilt/book-landscape.csv"
+        let text = try JSONLines.text(file: tilt)
+        let changed = text.replacingOccurrences(of: "0.00,1.0016,-0.0020,-0.0183", with: "0.00,1.0016,-0.0030,-0.0183")
+        try #require(changed != text, "book-landscape.csv no longer starts with the sample this test edits")
+        try directory.write("project/scenarios/tilt/book-landscape.csv", changed)
+        let verify = try TiltboxBinary.run(["verify", "--against", trace], in: directory)
+        #expect(verify.status == 1, "stdout: \(verify.stdout) stderr: \(verify.stderr)")
+        #expect(verify.stdout.contains("first divergence at step 0"), "stdout: \(verify.stdout)")
+        #expect(verify.stdout.contains("note: the tilt input \(tilt) changed since the reference was recorded"), "stdout: \(verify.stdout)")
+        #expect(!verify.stdout.contains("the scenario"), "the scenario did not change; stdout: \(verify.stdout)")
+    }
+
+    @Test func overridesThisVersionCannotApplyAreRefused() throws {
+        let directory = try TemporaryDirectory()
+        let (_, trace) = try tiltedGolden(in: directory)
+        var lines = try JSONLines.lines(file: trace)
+        lines[0] = lines[0].replacingOccurrences(of: #""overrides":{}"#, with: #""overrides":{"timestep.hz":240}"#)
+        let edited = try directory.write("overridden.jsonl", lines.joined(separator: "\n") + "\n")
+        let verify = try TiltboxBinary.run(["verify", "--against", edited], in: directory)
+        #expect(verify.status == 2, "stdout: \(verify.stdout) stderr: \(verify.stderr)")
+        #expect(verify.stderrLines == ["\(edited): source.overrides: the reference was recorded with scenario overrides (timestep.hz), which this version cannot apply"],
+                "stderr: \(verify.stderr)")
+    }
+
     @Test func aTraceWithoutSourceNeedsItsScenarioNamed() throws {
         let directory = try TemporaryDirectory()
         let scenario = PackageFiles.scenario("crate-stack.json")

@@ -40,6 +40,11 @@ public struct ReferenceReplay: Sendable {
     public static func plan(reference: TraceHeader, tracePath: String, scenarioPath: String?,
                             overrides: Overrides) throws(InputError) -> ReferenceReplay {
         let source = reference.source
+        if let overrides = source?.overrides, !overrides.isEmpty {
+            // Re-running without them would report a divergence for the wrong reason.
+            throw InputError(file: tracePath, path: "source.overrides", reason: "the reference was recorded with scenario "
+                             + "overrides (\(overrides.map(\.path).joined(separator: ", "))), which this version cannot apply")
+        }
         let resolvedScenario: String?
         if let scenarioPath {
             resolvedScenario = scenarioPath

@@ -5,11 +5,6 @@ import Darwin
 #endif
 import Foundation
 
-/// The version of Tiltbox, as trace headers record it (`"tiltbox":"0.13.0"`).
-public enum TiltboxVersion {
-    public static let current = "0.13.0"
-}
-
 extension TraceHeader.Platform {
     /// This machine: architecture and OS from `uname`, the C library's version, the SHA-256
     /// of the loaded Chipmunk library and whether the CPU has FMA. Computed once.

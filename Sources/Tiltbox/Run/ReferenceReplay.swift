@@ -73,6 +73,10 @@ public struct ReferenceReplay: Sendable {
         return ReferenceReplay(scenarioPath: resolvedScenario, scenario: scenario, input: input, reference: reference)
     }
 
+    /// How notes name the fields of `TraceHeader.Platform`.
+    private static let platformFieldNames = ["arch": "architecture", "os": "operating system", "libc": "C library",
+                                             "chipmunkSHA256": "Chipmunk library", "fma": "FMA"]
+
     private static func requireRecorded(_ path: String, key: String, what: String, tracePath: String) throws(InputError) {
         guard !FileManager.default.fileExists(atPath: path) else { return }
         throw InputError(file: tracePath, path: key, reason: "the \(what) the reference was recorded from, \(path), "
@@ -128,7 +132,9 @@ public struct ReferenceReplay: Sendable {
         if let recorded = reference.platform {
             let differences = recorded.differences(from: platform)
             if !differences.isEmpty {
-                notes.append("the reference was recorded on another platform (\(differences.joined(separator: ", ")) differ; "
+                let names = differences.map { Self.platformFieldNames[$0] ?? $0 }
+                notes.append("the reference was recorded on another platform (\(names.joined(separator: ", ")) "
+                             + (names.count == 1 ? "differs" : "differ") + "; "
                              + "reference: \(recorded.summary); this run: \(platform.summary)): bit-identical results are not "
                              + "expected across architectures, Chipmunk builds or libm variants; compare within a bound with --tolerance")
             }

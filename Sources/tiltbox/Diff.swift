@@ -12,10 +12,10 @@ extension TiltboxCommand {
                 the step, the time, the body id, the field, both values and their distance in ULPs.
                 """)
 
-        @Argument(help: "The first trace (A).")
+        @Argument(help: "The first trace.")
         var a: String
 
-        @Argument(help: "The second trace (B).")
+        @Argument(help: "The second trace.")
         var b: String
 
         @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Treat values within X of each other as equal (absolute difference).", valueName: "X"))
@@ -30,7 +30,7 @@ extension TiltboxCommand {
             // differs, not be refused as corrupt.
             let traceA = try TraceReader.read(path: a, verifyDigest: false)
             let traceB = try TraceReader.read(path: b, verifyDigest: false)
-            try TraceVerdict.report(traceA, traceB, tolerance: tolerance)
+            try TraceVerdict.report(traceA, traceB, tolerance: tolerance, sides: .files(a, b))
         }
     }
 }
@@ -39,21 +39,25 @@ extension TiltboxCommand {
 enum TraceVerdict {
     /// Compares `a` with `b` within `tolerance` and reports it: "identical" only when they
     /// agree bit for bit, "equal within X" when they agree only within the tolerance.
-    static func report(_ a: Trace, _ b: Trace, tolerance: Double) throws {
+    /// `sides` names the traces; `notes` (asked only after a divergence) are printed
+    /// after it, one line each, as what may explain it.
+    static func report(_ a: Trace, _ b: Trace, tolerance: Double, sides: TraceSides,
+                       notes: () -> [String] = { [] }) throws {
         let comparison = TraceDiff.compare(a, b, tolerance: tolerance)
         if case .identical(let records) = comparison, tolerance > 0, !TraceDiff.compare(a, b).isIdentical {
             try Console.out("equal within \(PeopleText.exact(tolerance)): \(PeopleText.count(records, "record")) (not bit for bit)")
             return
         }
-        try report(comparison)
+        try report(comparison, sides: sides, notes: notes)
     }
 
-    static func report(_ comparison: TraceComparison) throws {
+    static func report(_ comparison: TraceComparison, sides: TraceSides, notes: () -> [String] = { [] }) throws {
         switch comparison {
         case .identical(let records):
             try Console.out("identical: \(PeopleText.count(records, "record"))")
         case .diverged(let divergence):
-            try Console.out("differ: \(divergence)")
+            try Console.out("differ: \(divergence.describe(sides))")
+            for note in notes() { try Console.out("note: \(note)") }
             throw ExitCode(ExitStatus.failure)
         }
     }

@@ -9,12 +9,13 @@ struct HeadlessRun {
 
     /// Runs to the end. A trace that cannot be written is thrown as `TraceWriteError`
     /// (exit 141 for a closed pipe, else 1 with its message; see `ExitStatus.afterWriteFailure`).
-    static func execute(scenario: Scenario, track: any GravityTrack, options: RunOptions, tracePath: String?, tiltName: String? = nil) throws -> HeadlessRun {
+    static func execute(scenario: Scenario, track: any GravityTrack, options: RunOptions, tracePath: String?, tiltName: String? = nil,
+                        source: TraceHeader.Source? = nil) throws -> HeadlessRun {
         var progress = ProgressLine(enabled: Console.standardErrorIsTerminal, now: RealTimeClock.now())
         let summary: RunSummary
         do {
             summary = try ScenarioRunner.run(
-                scenario: scenario, track: track, options: options, tracePath: tracePath, tiltName: tiltName,
+                scenario: scenario, track: track, options: options, tracePath: tracePath, tiltName: tiltName, source: source,
                 progress: { simulation in
                     progress.update(step: simulation.stepper.stepCount, of: simulation.totalSteps,
                                     simulatedTime: simulation.stepper.simulatedTime, now: RealTimeClock.now())

@@ -21,10 +21,15 @@ enum LiveSession {
         return live
     }
 
-    static func run(scenario: Scenario, options: LiveViewOptions, gravity: GravityInput) throws -> LiveResult {
+    /// Runs the view; `scenarioPath` (`nil`: built in) is recorded in the trace header.
+    static func run(scenario: Scenario, options: LiveViewOptions, gravity: GravityInput,
+                    scenarioPath: String?) throws -> LiveResult {
         // Resolve the tilt input once up front, so a bad file is reported before the
         // screen switches, and again on each restart.
-        _ = try gravity.resolve(for: scenario)
+        let first = try gravity.resolve(for: scenario)
+        var options = options
+        options.traceSource = TraceHeader.Source.describing(scenarioPath: scenarioPath, scenario: scenario,
+                                                            input: gravity, tilt: first.tilt)
         InterruptSignal.install()
         let terminal = Terminal()
         let view = try LiveView(scenario: scenario, options: options, terminal: terminal) {

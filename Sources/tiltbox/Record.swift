@@ -43,6 +43,8 @@ extension TiltboxCommand {
         }
 
         func run() throws {
+            try OutputFolder.require(out, option: "--out")
+            try OutputFolder.require(trace, option: "--trace")
             let loaded = try ScenarioSource.load(scenario)
             var overwrite = OverwriteCheck()
             overwrite.runInputs(scenarioPath: scenario, scenario: loaded.scenario, gravity: GravityInput())
@@ -54,7 +56,7 @@ extension TiltboxCommand {
             var live = try LiveSession.options(for: loaded.scenario, recording: recording, fps: fps, trace: trace,
                                                interactive: true, orientation: orientation, g: g)
             live.exitAtEnd = exitAtEnd
-            let result = try LiveSession.run(scenario: loaded.scenario, options: live, gravity: GravityInput())
+            let result = try LiveSession.run(scenario: loaded.scenario, options: live, gravity: GravityInput(), scenarioPath: scenario)
             if let track = result.liveTrack {
                 let comment = """
                     recorded by tiltbox record from \(loaded.label) (\(result.summary.steps) steps)

@@ -81,6 +81,8 @@ extension TiltboxCommand {
         }
 
         func run() throws {
+            try OutputFolder.require(svg, option: "--svg")
+            try OutputFolder.require(html, option: "--html")
             var overwrite = OverwriteCheck()
             overwrite.input(trace, as: "the trace")
             try overwrite.output(svg, as: "--svg")

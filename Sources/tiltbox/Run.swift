@@ -75,6 +75,8 @@ extension TiltboxCommand {
         private var hasOutputs: Bool { trace != nil || html != nil || summaryJSON != nil }
 
         func run() throws {
+            try OutputFolder.require(trace, option: "--trace")
+            try OutputFolder.require(html, option: "--html")
             let loaded = try ScenarioSource.load(scenario)
             let live = try view.showsTerminal(trace: trace, hasOutputs: hasOutputs)
             try refuseIneffectiveOptions(live: live, scenario: loaded.scenario)
@@ -85,7 +87,7 @@ extension TiltboxCommand {
                     for: loaded.scenario, recording: recording, fps: fps ?? 60, trace: trace, interactive: interactive,
                     orientation: tilt.orientation, g: tilt.g)
                 options.exitAtEnd = exitAtEnd
-                let result = try LiveSession.run(scenario: loaded.scenario, options: options, gravity: tilt)
+                let result = try LiveSession.run(scenario: loaded.scenario, options: options, gravity: tilt, scenarioPath: scenario)
                 try writeSummaryJSON(result.summary, scenarioLabel: loaded.label)
                 try LiveSession.exit(for: result, quiet: quiet)
                 return
@@ -93,7 +95,10 @@ extension TiltboxCommand {
             let profile = try FrameProfile.parse(frames ?? "steady:60")
             let options = try recording.runOptions(for: loaded.scenario, frames: profile, realtime: realtime, fps: fps ?? 60)
             try checkOutputs(loaded: loaded, frames: profile)
-            let gravity = try tiltOptions.gravityInput.resolve(for: loaded.scenario)
+            let input = tiltOptions.gravityInput
+            let gravity = try input.resolve(for: loaded.scenario)
+            let source = TraceHeader.Source.describing(scenarioPath: scenario, scenario: loaded.scenario,
+                                                       input: input, tilt: gravity.tilt)
             InterruptSignal.install()
             // --html without --trace: the trace goes to a temporary file, deleted after rendering.
             let temporaryTrace = html != nil && trace == nil
@@ -103,7 +108,7 @@ extension TiltboxCommand {
             let tracePath = trace ?? temporaryTrace
             let report = try HeadlessRun.execute(
                 scenario: loaded.scenario, track: gravity.track, options: options, tracePath: tracePath,
-                tiltName: gravity.tilt?.source)
+                tiltName: gravity.tilt?.source, source: source)
             if !quiet {
                 if trace != "-" {
                     try report.printSummary(scenarioLabel: loaded.label, to: Console.out)

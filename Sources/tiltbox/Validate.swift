@@ -38,7 +38,10 @@ extension TiltboxCommand {
             if failures > 0 { throw ExitCode(ExitStatus.badInput) }
         }
 
-        private func check(_ file: String) throws(InputError) -> String {
+        private func check(_ file: String) throws -> String {
+            if FileKind.of(file) == .trace {
+                throw InputError(file: file, reason: "this is a Tiltbox trace, not a scenario or tilt file (compare traces with 'tiltbox diff', draw one with 'tiltbox render')")
+            }
             if FileKind.isScenario(file) {
                 let scenario = try ScenarioLoader.load(path: file)
                 var line = "ok: \(file): scenario '\(scenario.name)', \(PeopleText.count(scenario.crates.count, "crate")), \(PeopleText.count(scenario.allSegments.count, "static segment")), \(PeopleText.count(scenario.totalSteps, "step")) at \(PeopleText.hertz(scenario.timestep.hz)), \(scenario.world.spatialIndex.traceName)"
@@ -57,17 +60,22 @@ extension TiltboxCommand {
     }
 }
 
-/// Tells scenario files from tilt files by their `format` key.
+/// Tells scenario files from tilt files (and traces given by mistake) by their `format` key.
 enum FileKind {
+    /// The kind of Tiltbox JSON file at `path` (`nil` for anything else: CSV, a folder,
+    /// a zip, a file that does not parse). Files above the scenario size limit are not read.
+    static func of(_ path: String) -> TiltboxFileKind? {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+        guard size <= ScenarioLoader.limits.maxFileBytes, let data = FileManager.default.contents(atPath: path) else {
+            return nil
+        }
+        return data.withUnsafeBytes { raw in TiltboxFileKind.of(raw.bindMemory(to: UInt8.self)) }
+    }
+
     /// True for a `.json` file that is not a `tiltbox-tilt/...` keyframes file. A file
     /// that fails to parse is treated as a scenario, so its syntax error is reported as one.
     static func isScenario(_ path: String) -> Bool {
         guard path.lowercased().hasSuffix(".json") else { return false }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-        guard size <= ScenarioLoader.limits.maxFileBytes, let data = FileManager.default.contents(atPath: path),
-              let node = try? data.withUnsafeBytes({ raw in try JSONParser.parse(utf8: raw.bindMemory(to: UInt8.self)) }),
-              let format = node["format"]?.stringValue
-        else { return true }
-        return !format.hasPrefix("tiltbox-tilt")
+        return of(path) != .tiltKeyframes
     }
 }

@@ -3,18 +3,18 @@ import Foundation
 import Tiltbox
 
 extension TiltboxCommand {
-    /// `tiltbox verify`: re-run a scenario and compare with a reference trace, for CI.
+    /// `tiltbox verify`: re-run what a reference trace describes and compare, for CI.
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Re-run a scenario and diff it against a reference trace (exit 0 identical, 1 differ).",
+            abstract: "Re-run what a reference trace records and diff it against the trace (exit 0 identical, 1 differ, 2 the trace does not describe the run).",
             discussion: """
-                The run records at the reference's interval (its header's 'every') for as many steps as the reference \
-                ran, writes a temporary trace through the same writer as 'run --trace', reads it back and compares \
-                bit for bit. Frame timing does not matter: physics is a pure function of scenario and gravity input.
+                The scenario, tilt input and tilt options (--orientation, --interpolate, --g, --convention) come from the reference's header; paths in it are relative to the trace file's folder. Options given here override them. A trace written before headers recorded their source needs the scenario named.
+                The run records at the reference's interval (its header's 'every') for as many steps as the reference ran, writes a temporary trace through the same writer as 'run --trace', reads it back and compares bit for bit. Frame timing does not matter: physics is a pure function of scenario and gravity input.
+                When the reference is of another scenario, or other bodies, fields, dt or every, verify says so in one line and exits 2.
                 """)
 
-        @Argument(help: "Scenario file (JSON).")
-        var scenario: String
+        @Argument(help: "Scenario file (JSON). Default: the scenario the reference trace's header records.")
+        var scenario: String?
 
         @Option(name: .long, help: ArgumentHelp("The reference trace to compare against.", valueName: "TRACE"))
         var against: String
@@ -29,23 +29,32 @@ extension TiltboxCommand {
         }
 
         func run() throws {
-            let loaded = try ScenarioSource.load(scenario)
             let reference = try TraceReader.read(path: against, verifyDigest: false)
-            let steps = reference.end?.steps ?? reference.records.last?.step ?? loaded.scenario.totalSteps
+            let overrides = ReferenceReplay.Overrides(
+                tilt: tiltOptions.tilt, orientation: tiltOptions.orientation, interpolate: tiltOptions.interpolate,
+                g: tiltOptions.g, convention: tiltOptions.convention)
+            let replay = try ReferenceReplay.plan(reference: reference.header, tracePath: against,
+                                                  scenarioPath: scenario, overrides: overrides)
+            if let mismatch = replay.mismatch() {
+                try Console.error("tiltbox: \(mismatch)")
+                throw ExitCode(ExitStatus.badInput)
+            }
+            let steps = reference.end?.steps ?? reference.records.last?.step ?? replay.scenario.totalSteps
             guard steps >= 1, steps <= ScenarioLoader.limits.maxTotalSteps else {
                 throw InputError(file: against, reason: "the reference trace ran \(steps) steps; cannot re-run that")
             }
             let options = RunOptions(every: max(reference.header.every, 1), totalSteps: steps)
-            let gravity = try tiltOptions.gravityInput.resolve(for: loaded.scenario)
+            let gravity = try replay.input.resolve(for: replay.scenario)
             let temporary = FileManager.default.temporaryDirectory
                 .appendingPathComponent("tiltbox-verify-\(getpid())-\(UInt64(RealTimeClock.now() * 1e6)).jsonl").path
             defer { try? FileManager.default.removeItem(atPath: temporary) }
             InterruptSignal.install()
-            let run = try HeadlessRun.execute(scenario: loaded.scenario, track: gravity.track, options: options,
+            let run = try HeadlessRun.execute(scenario: replay.scenario, track: gravity.track, options: options,
                                               tracePath: temporary, tiltName: gravity.tilt?.source)
             if case .interrupted = run.summary.outcome { throw ExitCode(ExitStatus.interrupted) }
             let rerun = try TraceReader.read(path: temporary, verifyDigest: true)
-            try TraceVerdict.report(reference, rerun, tolerance: tolerance)
+            try TraceVerdict.report(reference, rerun, tolerance: tolerance, sides: .verify,
+                                    notes: { replay.divergenceNotes(tilt: gravity.tilt) })
         }
     }
 }

@@ -15,7 +15,7 @@ import Testing
         #expect(verify.stdout.contains("identical: 121 records"), "stdout: \(verify.stdout)")
     }
 
-    @Test func verifyReportsADifferentScenarioWithExitOne() throws {
+    @Test func verifyReportsAChangedScenarioWithExitOne() throws {
         let directory = try TemporaryDirectory()
         let original = PackageFiles.scenario("book.json")
         let trace = directory.path("book.jsonl")
@@ -37,6 +37,9 @@ import Testing
         #expect(message.contains("first divergence at step "), "message: \(message)")
         #expect(message.contains(" body \""), "message: \(message)")
         #expect(message.contains(" field "), "message: \(message)")
+        #expect(message.contains("reference = ") && message.contains("this run = "), "message: \(message)")
+        // The copy has the same name and another SHA-256 than the header records.
+        #expect(message.contains("changed since the reference was recorded"), "message: \(message)")
     }
 
     /// Writes a trace of book.json and a copy with one value moved to its `nextUp`.
@@ -76,7 +79,7 @@ import Testing
         let out = result.stdout
         #expect(out.contains("step 300 "), "stdout: \(out)")
         #expect(out.contains(#"body "blue" field y"#), "stdout: \(out)")
-        #expect(out.contains("A = \(edit.old.description), B = \(edit.new.description)"), "stdout: \(out)")
+        #expect(out.contains("\(edit.a) = \(edit.old.description), \(edit.b) = \(edit.new.description)"), "stdout: \(out)")
         #expect(out.contains("(1 ULP apart)"), "stdout: \(out)")
     }
 

@@ -36,7 +36,7 @@ private func roundTrip(_ run: SampleRun, _ name: String, finish: Bool = true) th
     #expect(d.a.bitPattern == old.bitPattern)
     #expect(d.b.bitPattern == old.nextUp.bitPattern)
     #expect(d.ulps == 1)
-    #expect(result.description == "first divergence at step 37 (t = \(NumberFormat.shortest(37.0 / 120))): body \"g0_3\" field vy: A = \(NumberFormat.shortest(old)), B = \(NumberFormat.shortest(old.nextUp)) (1 ULP apart)")
+    #expect(result.description == "first divergence at step 37 (t = \(NumberFormat.shortest(37.0 / 120))): body \"g0_3\" field vy: first = \(NumberFormat.shortest(old)), second = \(NumberFormat.shortest(old.nextUp)) (1 ULP apart)")
     // Swapped, the values swap.
     guard case .diverged(.value(let swapped)) = TraceDiff.compare(b, a) else {
         Issue.record("expected a value divergence")
@@ -55,7 +55,10 @@ private func roundTrip(_ run: SampleRun, _ name: String, finish: Bool = true) th
         return
     }
     #expect(d.step == 2 && d.body == nil && d.field == "g.y")
-    #expect(result.description.contains("gravity g.y: A = -980, B = -981 ("))
+    #expect(result.description.contains("gravity g.y: first = -980, second = -981 ("))
+    guard case .diverged(let divergence) = result else { return }
+    #expect(divergence.describe(.verify).contains("gravity g.y: reference = -980, this run = -981 ("))
+    #expect(divergence.describe(.files("old.jsonl", "new.jsonl")).contains("gravity g.y: old.jsonl = -980, new.jsonl = -981 ("))
 }
 
 @Test func toleranceAcceptsASmallChangeButNotALargeOne() throws {
@@ -108,22 +111,24 @@ private func roundTrip(_ run: SampleRun, _ name: String, finish: Bool = true) th
     let truncated = try roundTrip(short, "b", finish: false)
     let result = TraceDiff.compare(a, truncated)
     #expect(result == .diverged(.missingRecord(step: 40, time: 40.0 / 120, missingFrom: .b, truncated: true)))
-    #expect(result.description == "first divergence at step 40 (t = 0.3333333333333333): trace B ends before it without an end line (truncated)")
+    #expect(result.description == "first divergence at step 40 (t = 0.3333333333333333): the second trace ends before it without an end line (truncated)")
     #expect(TraceDiff.compare(truncated, a) == .diverged(.missingRecord(step: 40, time: 40.0 / 120, missingFrom: .a, truncated: true)))
 }
 
 @Test func aTruncatedTraceIsReportedEvenWhenItsRecordsAgree() throws {
     let a = try roundTrip(SampleRun(records: 6), "a")
     let b = try roundTrip(SampleRun(records: 6), "b", finish: false)
-    #expect(TraceDiff.compare(a, b) == .diverged(.end(reason: "trace B has no end line (truncated after step 5)")))
-    #expect(TraceDiff.compare(b, a).description == "trace A has no end line (truncated after step 5)")
+    #expect(TraceDiff.compare(a, b) == .diverged(.end(.missingEndLine(side: .b, afterStep: 5))))
+    #expect(TraceDiff.compare(b, a).description == "the first trace has no end line (truncated after step 5)")
+    guard case .diverged(let divergence) = TraceDiff.compare(a, b) else { return }
+    #expect(divergence.describe(.verify) == "this run has no end line (truncated after step 5)")
 }
 
 @Test func differentEndsAreReported() throws {
     let a = try roundTrip(SampleRun(records: 3), "a")
     var b = a
     b.end?.kind = .interrupted
-    #expect(TraceDiff.compare(a, b).description == #"the traces end differently: A "complete", B "interrupted""#)
+    #expect(TraceDiff.compare(a, b).description == #"the traces end differently: the first trace "complete", the second trace "interrupted""#)
     var c = a
     c.end?.droppedTime = 1.25 // depends on the frame clock, not the physics
     #expect(TraceDiff.compare(a, c).isIdentical)
@@ -133,11 +138,27 @@ private func roundTrip(_ run: SampleRun, _ name: String, finish: Bool = true) th
     let a = try roundTrip(SampleRun(records: 3), "a")
     var b = a
     b.header.bodies[1] = "other"
-    #expect(TraceDiff.compare(a, b).description == #"headers differ in bodies: A = ["g0_0","g0_1","g0_2"], B = ["g0_0","other","g0_2"]"#)
+    #expect(TraceDiff.compare(a, b).description == "body 2 is 'g0_1' in the first trace and 'other' in the second trace (3 bodies each)")
     var c = a
     c.header.dt = 1.0 / 60
-    #expect(TraceDiff.compare(a, c) == .diverged(.header(field: "dt", a: "0.008333333333333333", b: "0.016666666666666666")))
+    #expect(TraceDiff.compare(a, c) == .diverged(.header(.dt(a: 1.0 / 120, b: 1.0 / 60))))
+    guard case .diverged(let dtDivergence) = TraceDiff.compare(a, c) else { return }
+    #expect(dtDivergence.describe(.verify)
+        == "reference trace steps at dt = 0.008333333333333333 s (120 Hz); this run at dt = 0.016666666666666666 s (60 Hz)")
     var d = a
     d.header.every = 2
-    #expect(TraceDiff.compare(a, d) == .diverged(.header(field: "every", a: "1", b: "2")))
+    #expect(TraceDiff.compare(a, d) == .diverged(.header(.every(a: 1, b: 2))))
+    // Another scenario's trace is named as such, with body counts, not body lists.
+    var e = a
+    e.header.scenario = "pile-100"
+    e.header.bodies.append("g0_3")
+    guard case .diverged(let scenarioDivergence) = TraceDiff.compare(e, a) else {
+        Issue.record("expected a header divergence")
+        return
+    }
+    #expect(scenarioDivergence.describe(.verify) == "reference trace is from scenario 'pile-100' (4 bodies); this run is 'sample' (3 bodies)")
+    // diff alone does not compare names: a renamed scenario with the same bodies still compares its records.
+    var f = a
+    f.header.scenario = "renamed"
+    #expect(TraceDiff.compare(a, f).isIdentical)
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Chooses the gravity track of a run: a tilt file from the command line, else the
 /// scenario's `tilt` key, else the scenario's constant `world.gravity`.
 ///
@@ -28,12 +30,27 @@ public struct GravityInput: Sendable {
         guard let path = path(for: scenario) else {
             return (ConstantGravity(scenario.world.gravity), nil)
         }
+        // The scenario's own tilt file is missing: name the scenario and its `tilt.file`.
+        if file == nil, var place = scenario.tilt?.fileDeclaration, !FileManager.default.fileExists(atPath: path) {
+            place.reason = "the tilt file \(path) does not exist"
+            throw place
+        }
         let loaded = try TiltFile.load(
             path: path,
-            orientation: orientation ?? scenario.tilt?.orientation ?? .portrait,
-            g: g ?? scenario.tilt?.g ?? scenario.world.gravity.length,
+            orientation: effectiveOrientation(for: scenario),
+            g: effectiveG(for: scenario),
             interpolation: interpolation,
             convention: convention)
         return (loaded.track, loaded)
+    }
+
+    /// The orientation applied: the option, else the scenario's `tilt.orientation`, else portrait.
+    public func effectiveOrientation(for scenario: Scenario) -> Orientation {
+        orientation ?? scenario.tilt?.orientation ?? .portrait
+    }
+
+    /// World units per g: the option, else the scenario's `tilt.g`, else the length of `world.gravity`.
+    public func effectiveG(for scenario: Scenario) -> Double {
+        g ?? scenario.tilt?.g ?? scenario.world.gravity.length
     }
 }

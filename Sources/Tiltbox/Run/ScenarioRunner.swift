@@ -16,13 +16,15 @@ public enum ScenarioRunner {
     ///
     /// - Parameters:
     ///   - tracePath: where to write the trace (`-` for standard output), or `nil` for none.
+    ///   - source: what the run was made from, for the trace header, with paths as given
+    ///     (they are written relative to the trace's folder).
     ///   - shouldStop: polled between steps; `true` ends the run as `interrupted`.
     ///   - progress: called after every frame, for progress lines.
     /// - Returns: the summary; `outcome` tells complete, interrupted or diverged.
     /// - Throws: `TraceWriteError` when the trace cannot be created, `Failure` when writing fails mid-run.
     public static func run(
         scenario: Scenario, track: any GravityTrack, options: RunOptions, tracePath: String?,
-        tiltName: String? = nil,
+        tiltName: String? = nil, source: TraceHeader.Source? = nil,
         shouldStop: () -> Bool = { InterruptSignal.isRaised },
         progress: (Simulation) -> Void = { _ in }
     ) throws -> RunSummary {
@@ -31,7 +33,8 @@ public enum ScenarioRunner {
         let sink: RecordingSink
         if let tracePath {
             let header = TraceHeader(scenario: scenario, every: options.every,
-                                     duration: simulation.time(ofStep: simulation.totalSteps), tilt: tiltName)
+                                     duration: simulation.time(ofStep: simulation.totalSteps), tilt: tiltName,
+                                     source: source?.relativized(toTrace: tracePath))
             let w = try TraceWriter(path: tracePath, header: header)
             writer = w
             sink = RecordingSink(writer: w)

@@ -1,7 +1,8 @@
 extension TraceHeader {
     /// The header of a trace of `scenario`: body ids in crate order, the step length,
-    /// the broad phase, and what a renderer needs to draw the world.
-    public init(scenario: Scenario, every: Int, duration: Double, tilt: String? = nil) {
+    /// the broad phase, what a renderer needs to draw the world, and the self-describing
+    /// keys: this version, `source` (when given) and this machine's platform fingerprint.
+    public init(scenario: Scenario, every: Int, duration: Double, tilt: String? = nil, source: Source? = nil) {
         self.init(
             scenario: scenario.name,
             spatialIndex: scenario.world.spatialIndex.traceName,
@@ -14,6 +15,29 @@ extension TraceHeader {
             hz: scenario.timestep.hz,
             duration: duration,
             tilt: tilt,
-            masses: scenario.crates.map(\.mass))
+            masses: scenario.crates.map(\.mass),
+            tiltbox: TiltboxVersion.current,
+            source: source,
+            platform: .current)
+    }
+}
+
+extension TraceHeader.Source {
+    /// The source of a run of `scenario`, read from `scenarioPath` (`nil`: built in),
+    /// with the gravity input `input` that loaded `tilt` (`nil`: constant
+    /// `world.gravity`). Paths are as the user gave them; files are hashed now.
+    public static func describing(scenarioPath: String?, scenario: Scenario, input: GravityInput,
+                                  tilt: LoadedTilt?) -> TraceHeader.Source {
+        var source = TraceHeader.Source(scenario: scenarioPath, scenarioSHA256: scenarioPath.flatMap(SHA256.hex(ofFileAt:)))
+        guard let tilt, let tiltPath = input.file ?? scenario.tilt?.file else { return source }
+        source.tilt = tiltPath
+        // A folder's recording, or a zip: hash the file given when it is one, else the file read.
+        source.tiltSHA256 = SHA256.hex(ofFileAt: tiltPath) ?? SHA256.hex(ofFileAt: tilt.source)
+        source.tiltFormat = tilt.format.rawValue
+        source.orientation = input.effectiveOrientation(for: scenario)
+        source.interpolate = input.interpolation
+        source.g = input.effectiveG(for: scenario)
+        source.convention = tilt.convention
+        return source
     }
 }

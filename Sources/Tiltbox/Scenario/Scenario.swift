@@ -192,10 +192,19 @@ public struct TiltSettings: Sendable, Equatable {
     public var orientation: Orientation
     /// World units per 1 g; `nil` means the length of `world.gravity`.
     public var g: Double?
+    /// Where `tilt.file` is written (the scenario file, line and column), so that a tilt
+    /// file that is not there can be reported at the place that names it. Not part of
+    /// equality: it says where the settings came from, not what they are.
+    public var fileDeclaration: InputError?
 
-    public init(file: String, orientation: Orientation = .portrait, g: Double? = nil) {
+    public init(file: String, orientation: Orientation = .portrait, g: Double? = nil, fileDeclaration: InputError? = nil) {
         self.file = file
         self.orientation = orientation
         self.g = g
+        self.fileDeclaration = fileDeclaration
+    }
+
+    public static func == (a: TiltSettings, b: TiltSettings) -> Bool {
+        a.file == b.file && a.orientation == b.orientation && a.g == b.g
     }
 }

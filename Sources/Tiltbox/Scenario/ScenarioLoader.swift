@@ -32,9 +32,15 @@ public enum ScenarioLoader {
     /// JSON; a relative `tilt.file` is resolved against the folder of `path`.
     public static func load(path: String) throws(InputError) -> Scenario {
         let data = try readFile(path)
-        let parsed: Result<JSONNode, JSONSyntaxError> = data.withUnsafeBytes { raw in
+        let (parsed, kind): (Result<JSONNode, JSONSyntaxError>, TiltboxFileKind?) = data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
-            return Result { () throws(JSONSyntaxError) in try JSONParser.parse(utf8: bytes) }
+            let parsed = Result { () throws(JSONSyntaxError) in try JSONParser.parse(utf8: bytes) }
+            // Not one JSON document: a trace (JSON lines) given by mistake is named as such.
+            guard case .failure = parsed else { return (parsed, nil) }
+            return (parsed, TiltboxFileKind.of(bytes, maxWholeBytes: 0))
+        }
+        if let kind, kind != .scenario {
+            throw InputError(file: path, reason: "this is \(kind.name), not a scenario")
         }
         return try build(parsed, file: path, baseDirectory: directory(of: path))
     }
@@ -137,7 +143,11 @@ public enum ScenarioLoader {
         }
         let formatValue = try reader.string(formatNode, "format", allowEmpty: true)
         guard formatValue == format else {
-            throw reader.error(at: formatNode, "format", "unknown format \"\(formatValue)\" (expected \"\(format)\")")
+            var reason = "unknown format \"\(formatValue)\" (expected \"\(format)\")"
+            if let kind = TiltboxFileKind(format: formatValue), kind != .scenario {
+                reason += ": this is \(kind.name), not a scenario"
+            }
+            throw reader.error(at: formatNode, "format", reason)
         }
         let top = try reader.object(root, "", keys: topKeys)
 
@@ -268,7 +278,11 @@ public enum ScenarioLoader {
             orientation = value
         }
         let g = try object.optionalNumber("g", .positive(max: limits.maxGravity))
-        return TiltSettings(file: resolve(file, against: baseDirectory), orientation: orientation, g: g)
+        let declaration = object["file"].map {
+            InputError(file: object.reader.file, location: $0.location, path: object.path("file"), reason: "")
+        }
+        return TiltSettings(file: resolve(file, against: baseDirectory), orientation: orientation, g: g,
+                            fileDeclaration: declaration)
     }
 
     // MARK: - Crates

@@ -1,4 +1,5 @@
-/// The version of Tiltbox: what `tiltbox --version` prints and trace headers record.
+/// The version of Tiltbox: what `tiltbox --version` prints and trace headers record
+/// (`"tiltbox":"0.13.0"`).
 public enum TiltboxVersion {
     public static let current = "0.13.0"
 }

@@ -162,6 +162,17 @@ struct JSONLineBuffer: TextOutputStream {
         append(byte: UInt8(ascii: "\""))
     }
 
+    /// Appends `value` as a JSON string, or `null` when it is `nil`.
+    mutating func append(optionalString value: String?) {
+        if let value { append(string: value) } else { append("null") }
+    }
+
+    /// Appends text that is already JSON (a value kept as its JSON text).
+    mutating func append(raw text: String) {
+        var text = text
+        text.withUTF8 { appendBytes($0) }
+    }
+
     /// Appends `[a,b]`, the JSON form of a vector.
     mutating func append(pair value: Vec2) {
         append(byte: UInt8(ascii: "["))

@@ -1,7 +1,8 @@
 /// Compares two traces and finds their first divergence (`tiltbox diff`, `tiltbox verify`).
 ///
 /// Order of the checks: the headers (`bodies`, `fields`, `dt`, `every`; the scenario
-/// name, engine text and the optional renderer keys are not compared), then the records
+/// name only when the bodies differ too, to say so; the engine text and the optional
+/// keys are not compared), then the records
 /// in order (step number, then `t`, `g.x`, `g.y`, then each body's fields in header
 /// order), then a record present in only one trace, then the end lines (both present,
 /// same kind, same step count; `droppedTime` depends on the frame clock, not the
@@ -48,8 +49,8 @@ public enum TraceDiff {
             return .diverged(.missingRecord(step: missing.step, time: missing.t, missingFrom: side,
                                             truncated: shorter.end == nil))
         }
-        if let reason = compareEnds(a, b) {
-            return .diverged(.end(reason: reason))
+        if let mismatch = compareEnds(a, b) {
+            return .diverged(.end(mismatch))
         }
         return .identical(records: common)
     }
@@ -77,36 +78,21 @@ public enum TraceDiff {
     }
 
     private static func compareHeaders(_ a: TraceHeader, _ b: TraceHeader) -> TraceDivergence? {
-        func list(_ values: [String]) -> String {
-            var buffer = JSONLineBuffer()
-            buffer.append(strings: values)
-            return String(decoding: buffer.bytes, as: UTF8.self)
-        }
-        if a.bodies != b.bodies { return .header(field: "bodies", a: list(a.bodies), b: list(b.bodies)) }
-        if a.fields != b.fields { return .header(field: "fields", a: list(a.fields), b: list(b.fields)) }
-        if a.dt.bitPattern != b.dt.bitPattern {
-            return .header(field: "dt", a: NumberFormat.shortest(a.dt), b: NumberFormat.shortest(b.dt))
-        }
-        if a.every != b.every { return .header(field: "every", a: String(a.every), b: String(b.every)) }
-        return nil
+        TraceHeaderMismatch.between(a, b, compareScenarioNames: false).map { .header($0) }
     }
 
-    private static func compareEnds(_ a: Trace, _ b: Trace) -> String? {
-        let lastStep = a.records.last.map { " after step \($0.step)" } ?? ""
+    private static func compareEnds(_ a: Trace, _ b: Trace) -> TraceDivergence.EndMismatch? {
+        let lastStep = a.records.last?.step
         switch (a.end, b.end) {
         case (nil, nil):
-            return "neither trace has an end line (both truncated\(lastStep))"
+            return .missingEndLine(side: nil, afterStep: lastStep)
         case (nil, _?):
-            return "trace A has no end line (truncated\(lastStep))"
+            return .missingEndLine(side: .a, afterStep: lastStep)
         case (_?, nil):
-            return "trace B has no end line (truncated\(lastStep))"
+            return .missingEndLine(side: .b, afterStep: lastStep)
         case (let ea?, let eb?):
-            if ea.kind != eb.kind {
-                return "the traces end differently: A \"\(ea.kind.rawValue)\", B \"\(eb.kind.rawValue)\""
-            }
-            if ea.steps != eb.steps {
-                return "the traces end after different step counts: A \(ea.steps), B \(eb.steps)"
-            }
+            if ea.kind != eb.kind { return .kinds(a: ea.kind.rawValue, b: eb.kind.rawValue) }
+            if ea.steps != eb.steps { return .stepCounts(a: ea.steps, b: eb.steps) }
             return nil
         }
     }

@@ -1,14 +1,27 @@
 /// Why two traces are not the same, at the first point they differ; printed as one line.
+///
+/// `describe(_:)` names the two traces as the caller wants (`verify`: "reference" and
+/// "this run"; `diff`: the two files); `description` says "the first trace" and "the
+/// second trace".
 public enum TraceDivergence: Hashable, Sendable, CustomStringConvertible {
-    /// One of the two traces being compared.
+    /// One of the two traces being compared: `a` the first (the reference), `b` the second.
     public enum Side: String, Hashable, Sendable {
-        case a = "A"
-        case b = "B"
+        case a
+        case b
     }
 
-    /// The headers disagree on `field` (`bodies`, `fields`, `dt` or `every`), so the
-    /// records cannot be compared; `a` and `b` are the two values as JSON text.
-    case header(field: String, a: String, b: String)
+    /// How the ends of two traces whose records agree differ.
+    public enum EndMismatch: Hashable, Sendable {
+        /// `side` (both when `nil`) has no end line; `afterStep` is the last record's step.
+        case missingEndLine(side: Side?, afterStep: Int?)
+        /// The end kinds differ (`complete`, `interrupted`, `error`).
+        case kinds(a: String, b: String)
+        /// The step counts of the end lines differ.
+        case stepCounts(a: Int, b: Int)
+    }
+
+    /// The headers disagree, so the records cannot be compared.
+    case header(TraceHeaderMismatch)
     /// A value in the records differs (beyond the tolerance).
     case value(TraceValueDifference)
     /// The records at position `index` are for different steps.
@@ -16,14 +29,16 @@ public enum TraceDivergence: Hashable, Sendable, CustomStringConvertible {
     /// Trace `missingFrom` stops before `step` (time `time`), which the other has.
     /// `truncated` tells whether the shorter trace also lacks its end line.
     case missingRecord(step: Int, time: Double, missingFrom: Side, truncated: Bool)
-    /// All records agree but the ends do not: a missing end line, a different end
-    /// kind or a different step count.
-    case end(reason: String)
+    /// All records agree but the ends do not.
+    case end(EndMismatch)
 
-    public var description: String {
+    public var description: String { describe(.unnamed) }
+
+    /// One line, naming the traces by `sides`.
+    public func describe(_ sides: TraceSides) -> String {
         switch self {
-        case .header(let field, let a, let b):
-            return "headers differ in \(field): A = \(a), B = \(b)"
+        case .header(let mismatch):
+            return mismatch.describe(sides)
         case .value(let d):
             var text = "first divergence at step \(d.step) (t = \(NumberFormat.shortest(d.time))): "
             if let body = d.body {
@@ -33,16 +48,25 @@ public enum TraceDivergence: Hashable, Sendable, CustomStringConvertible {
             } else {
                 text += "record \(d.field)"
             }
-            text += ": A = \(NumberFormat.shortest(d.a)), B = \(NumberFormat.shortest(d.b))"
+            text += ": \(sides.a) = \(NumberFormat.shortest(d.a)), \(sides.b) = \(NumberFormat.shortest(d.b))"
             text += " (\(d.ulps) \(d.ulps == 1 ? "ULP" : "ULPs") apart)"
             return text
         case .stepMismatch(let index, let stepA, let stepB):
-            return "first divergence at record \(index + 1): A has step \(stepA), B has step \(stepB)"
+            return "first divergence at record \(index + 1): \(sides.aTrace) has step \(stepA), \(sides.bTrace) step \(stepB)"
         case .missingRecord(let step, let time, let side, let truncated):
-            return "first divergence at step \(step) (t = \(NumberFormat.shortest(time))): trace \(side.rawValue) ends before it"
+            return "first divergence at step \(step) (t = \(NumberFormat.shortest(time))): \(sides.name(side)) ends before it"
                 + (truncated ? " without an end line (truncated)" : "")
-        case .end(let reason):
-            return reason
+        case .end(let mismatch):
+            switch mismatch {
+            case .missingEndLine(let side, let afterStep):
+                let after = afterStep.map { " after step \($0)" } ?? ""
+                guard let side else { return "neither trace has an end line (both truncated\(after))" }
+                return "\(sides.name(side)) has no end line (truncated\(after))"
+            case .kinds(let a, let b):
+                return "the traces end differently: \(sides.aTrace) \"\(a)\", \(sides.bTrace) \"\(b)\""
+            case .stepCounts(let a, let b):
+                return "the traces end after different step counts: \(sides.aTrace) \(a), \(sides.bTrace) \(b)"
+            }
         }
     }
 

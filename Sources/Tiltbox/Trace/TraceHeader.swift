@@ -5,7 +5,7 @@
 /// `bodies`. The optional keys after them (`world`, `segments`, `sizes`, `hz`,
 /// `duration`, `tilt`, `masses`) let a later renderer draw a trace without its scenario; each is
 /// omitted when `nil`, and readers ignore keys they do not know, so adding more stays
-/// compatible.
+/// compatible. The self-describing keys (`tiltbox`, `source`, `platform`) come last.
 public struct TraceHeader: Hashable, Sendable {
     /// The format tag every trace starts with.
     public static let currentFormat = "tiltbox-trace/1"
@@ -58,6 +58,15 @@ public struct TraceHeader: Hashable, Sendable {
     /// m·(w² + h²)/12, the box formula) it gives kinetic energy to renderers.
     public var masses: [Double]?
 
+    // MARK: Self-describing keys (see TraceHeader+Provenance.swift)
+
+    /// The Tiltbox version that wrote the trace.
+    public var tiltbox: String?
+    /// The scenario and gravity input the trace was recorded from, and the options applied.
+    public var source: Source?
+    /// The machine that computed it.
+    public var platform: Platform?
+
     public init(
         format: String = TraceHeader.currentFormat,
         scenario: String,
@@ -73,7 +82,10 @@ public struct TraceHeader: Hashable, Sendable {
         hz: Double? = nil,
         duration: Double? = nil,
         tilt: String? = nil,
-        masses: [Double]? = nil
+        masses: [Double]? = nil,
+        tiltbox: String? = nil,
+        source: Source? = nil,
+        platform: Platform? = nil
     ) {
         self.format = format
         self.scenario = scenario
@@ -90,6 +102,9 @@ public struct TraceHeader: Hashable, Sendable {
         self.duration = duration
         self.tilt = tilt
         self.masses = masses
+        self.tiltbox = tiltbox
+        self.source = source
+        self.platform = platform
     }
 
     /// How many doubles each record's `states` holds: one per field per body.
@@ -167,6 +182,7 @@ public struct TraceHeader: Hashable, Sendable {
             }
             out.append("]")
         }
+        appendProvenance(to: &out)
         out.append("}\n")
     }
 }

@@ -21,7 +21,16 @@ public enum TraceReader {
     /// - Throws: `InputError` naming the file and, for content problems, the line.
     public static func read(path: String, verifyDigest: Bool = true) throws(InputError) -> Trace {
         let bytes = try readFile(path)
-        return try parse(bytes, file: path, verifyDigest: verifyDigest)
+        do {
+            return try parse(bytes, file: path, verifyDigest: verifyDigest)
+        } catch where (error.line ?? 1) <= 1 {
+            // The header line is wrong: say so when the file is another of Tiltbox's kinds.
+            let kind = bytes.withUnsafeBufferPointer { TiltboxFileKind.of($0) }
+            if let kind, kind != .trace {
+                throw InputError(file: path, reason: "this is \(kind.name), not a trace")
+            }
+            throw error
+        }
     }
 
     /// Parses trace text held in memory; `file` names it in errors.
@@ -265,6 +274,11 @@ private struct LineParser {
                 masses.append(try number(m, "masses[\(i)]"))
             }
             header.masses = masses
+        }
+        do {
+            try header.readProvenance(from: node)
+        } catch {
+            throw self.error(at: error.node, path: error.path, reason: error.reason)
         }
         return header
     }

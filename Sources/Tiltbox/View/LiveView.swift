@@ -17,6 +17,9 @@ public struct LiveViewOptions: Sendable {
     public var exitAtEnd = false
     /// Tint crates and the HUD's budget warning with ANSI colours (off for `NO_COLOR`, `TERM=dumb`).
     public var colour = true
+    /// What the run is made from, for the trace header (not written in interactive mode,
+    /// whose gravity comes from the keys).
+    public var traceSource: TraceHeader.Source?
 
     public init() {}
 }
@@ -84,7 +87,8 @@ public final class LiveView {
         if let path = options.tracePath {
             let header = TraceHeader(scenario: scenario, every: options.every,
                                      duration: simulation.time(ofStep: simulation.totalSteps),
-                                     tilt: options.interactive ? "live" : nil)
+                                     tilt: options.interactive ? "live" : nil,
+                                     source: options.interactive ? nil : options.traceSource?.relativized(toTrace: path))
             writer = try TraceWriter(path: path, header: header)
         }
         let sink = RecordingSink(writer: writer)

@@ -1,0 +1,144 @@
+import Foundation
+
+/// What `tiltbox verify` re-runs to check a reference trace: the scenario, gravity input
+/// and options its header records (`source`, FORMATS.md §3), each overridden by what the
+/// command line gives. Paths in the header are resolved against the trace file's folder.
+///
+/// A trace written before headers described their source has no `source`: its scenario
+/// must then be named, and the scenario's own tilt settings apply, as they did.
+public struct ReferenceReplay: Sendable {
+    /// The options given on the command line; `nil` leaves the header's value.
+    public struct Overrides: Sendable {
+        public var tilt: String?
+        public var orientation: Orientation?
+        public var interpolate: Interpolation?
+        public var g: Double?
+        public var convention: SensorConvention?
+
+        public init(tilt: String? = nil, orientation: Orientation? = nil, interpolate: Interpolation? = nil,
+                    g: Double? = nil, convention: SensorConvention? = nil) {
+            self.tilt = tilt
+            self.orientation = orientation
+            self.interpolate = interpolate
+            self.g = g
+            self.convention = convention
+        }
+    }
+
+    /// The scenario file run, or `nil` for the built-in default.
+    public var scenarioPath: String?
+    public var scenario: Scenario
+    /// The gravity input, resolved with `input.resolve(for: scenario)`.
+    public var input: GravityInput
+    /// The reference trace's header.
+    public var reference: TraceHeader
+
+    /// Decides what to re-run for the reference trace at `tracePath` with header
+    /// `reference`; `scenarioPath` is the scenario named on the command line, if any.
+    /// - Throws: `InputError` when the scenario is not named and the header does not
+    ///   record it, or when a file the header names is not there.
+    public static func plan(reference: TraceHeader, tracePath: String, scenarioPath: String?,
+                            overrides: Overrides) throws(InputError) -> ReferenceReplay {
+        let source = reference.source
+        if let overrides = source?.overrides, !overrides.isEmpty {
+            // Re-running without them would report a divergence for the wrong reason.
+            throw InputError(file: tracePath, path: "source.overrides", reason: "the reference was recorded with scenario "
+                             + "overrides (\(overrides.map(\.path).joined(separator: ", "))), which this version cannot apply")
+        }
+        let resolvedScenario: String?
+        if let scenarioPath {
+            resolvedScenario = scenarioPath
+        } else if let source {
+            resolvedScenario = source.scenario.map { TraceHeader.Source.resolvedPath($0, forTrace: tracePath) }
+        } else {
+            throw InputError(file: tracePath, reason: "the header does not record its scenario (a trace written by "
+                             + "an older tiltbox): name it, as in 'tiltbox verify SCENARIO --against \(tracePath)'")
+        }
+        let scenario: Scenario
+        if let resolvedScenario {
+            if scenarioPath == nil { try requireRecorded(resolvedScenario, key: "source.scenario", what: "scenario", tracePath: tracePath) }
+            scenario = try ScenarioLoader.load(path: resolvedScenario)
+        } else {
+            scenario = try BuiltInScenario.load()
+        }
+        var input = GravityInput(file: overrides.tilt, orientation: overrides.orientation ?? source?.orientation,
+                                 g: overrides.g ?? source?.g,
+                                 interpolation: overrides.interpolate ?? source?.interpolate ?? .hold,
+                                 convention: overrides.convention ?? source?.convention)
+        if overrides.tilt == nil, let recorded = source?.tilt {
+            let path = TraceHeader.Source.resolvedPath(recorded, forTrace: tracePath)
+            try requireRecorded(path, key: "source.tilt", what: "tilt input", tracePath: tracePath)
+            input.file = path
+        }
+        return ReferenceReplay(scenarioPath: resolvedScenario, scenario: scenario, input: input, reference: reference)
+    }
+
+    /// How notes name the fields of `TraceHeader.Platform`.
+    private static let platformFieldNames = ["arch": "architecture", "os": "operating system", "libc": "C library",
+                                             "chipmunkSHA256": "Chipmunk library", "fma": "FMA"]
+
+    private static func requireRecorded(_ path: String, key: String, what: String, tracePath: String) throws(InputError) {
+        guard !FileManager.default.fileExists(atPath: path) else { return }
+        throw InputError(file: tracePath, path: key, reason: "the \(what) the reference was recorded from, \(path), "
+                         + "is not there; name it on the command line")
+    }
+
+    /// The header this run's trace will have, for `TraceHeaderMismatch.between`.
+    public func runHeader() -> TraceHeader {
+        TraceHeader(scenario: scenario, every: reference.every, duration: 0)
+    }
+
+    /// Why the reference does not describe this run, as one line, or `nil` when it does
+    /// (same scenario name, bodies, fields, dt and every).
+    public func mismatch() -> String? {
+        guard let mismatch = TraceHeaderMismatch.between(reference, runHeader(), compareScenarioNames: true) else {
+            return nil
+        }
+        var line = mismatch.describe(.verify)
+        if scenarioChanged { line += " (the scenario file changed since the reference was recorded)" }
+        return line
+    }
+
+    /// Whether the scenario file (of the reference's scenario name) has another SHA-256
+    /// than the one the header records.
+    public var scenarioChanged: Bool {
+        guard let recorded = reference.source?.scenarioSHA256, let scenarioPath, scenario.name == reference.scenario else {
+            return false
+        }
+        return SHA256.hex(ofFileAt: scenarioPath) != recorded
+    }
+
+    /// Whether the tilt file's SHA-256 differs from the one the header records (when
+    /// the tilt input run is a file and the header records a hash).
+    public func tiltChanged(_ tilt: LoadedTilt?) -> Bool {
+        guard let recorded = reference.source?.tiltSHA256, let tilt, let path = input.file ?? scenario.tilt?.file else {
+            return false
+        }
+        guard let now = SHA256.hex(ofFileAt: path) ?? SHA256.hex(ofFileAt: tilt.source) else { return false }
+        return now != recorded
+    }
+
+    /// Lines to print after a divergence, saying what may explain it: the scenario or
+    /// tilt file changed since the reference was recorded, or the reference comes from
+    /// another platform.
+    public func divergenceNotes(tilt: LoadedTilt?, platform: TraceHeader.Platform = .current) -> [String] {
+        var notes: [String] = []
+        if scenarioChanged, let scenarioPath {
+            notes.append("the scenario \(scenarioPath) changed since the reference was recorded (its SHA-256 differs from the reference header's)")
+        }
+        if tiltChanged(tilt), let path = input.file ?? scenario.tilt?.file {
+            notes.append("the tilt input \(path) changed since the reference was recorded (its SHA-256 differs from the reference header's)")
+        }
+        if let recorded = reference.platform {
+            let differences = recorded.differences(from: platform)
+            if !differences.isEmpty {
+                let names = differences.map { Self.platformFieldNames[$0] ?? $0 }
+                notes.append("the reference was recorded on another platform (\(names.joined(separator: ", ")) "
+                             + (names.count == 1 ? "differs" : "differ") + "; "
+                             + "reference: \(recorded.summary); this run: \(platform.summary)): bit-identical results are not "
+                             + "expected across architectures, Chipmunk builds or libm variants; compare within a bound with --tolerance")
+            }
+        }
+        return notes
+    }
+}

@@ -1,0 +1,321 @@
+/// The self-describing part of a trace header (FORMATS.md §3): what was run and where.
+///
+/// `tiltbox` is the version that wrote the trace, `source` the scenario and gravity input
+/// with their SHA-256 and the options that shaped the input, and `platform` the machine's
+/// fingerprint. `verify` re-runs what `source` describes and, when the traces diverge,
+/// uses both to say why (the scenario changed, or another platform computed the reference).
+/// All three are optional: traces written before they existed read as before.
+extension TraceHeader {
+    /// The scenario and gravity input of a run, with the options applied to the input.
+    ///
+    /// Paths are as a trace holds them: relative to the trace file's folder (for a trace on
+    /// standard output, to the working directory), or absolute. `relativized(toTrace:)`
+    /// turns working-directory paths into these; `resolvedPath(_:forTrace:)` turns them back.
+    public struct Source: Hashable, Sendable {
+        /// The scenario file, or `nil` for the built-in default scenario.
+        public var scenario: String?
+        /// SHA-256 of the scenario file's bytes (hex); `nil` for the built-in scenario.
+        public var scenarioSHA256: String?
+        /// The tilt input (a file, folder or zip), or `nil` when gravity came from `world.gravity`.
+        public var tilt: String?
+        /// SHA-256 of the tilt file actually read (the zip for a file inside one).
+        public var tiltSHA256: String?
+        /// The tilt input's format (`TiltFormat` raw value, such as `tiltboxCSV`).
+        public var tiltFormat: String?
+        /// The orientation, interpolation, world units per g and sign convention applied to
+        /// the tilt input (each `nil` when there is no tilt input or it does not apply).
+        public var orientation: Orientation?
+        public var interpolate: Interpolation?
+        public var g: Double?
+        public var convention: SensorConvention?
+        /// Scenario overrides by field path, each value as JSON text, in the order given.
+        public var overrides: [Override]
+
+        /// One scenario override: a field path and its JSON value as text.
+        public struct Override: Hashable, Sendable {
+            public var path: String
+            public var json: String
+            public init(path: String, json: String) {
+                self.path = path
+                self.json = json
+            }
+        }
+
+        public init(scenario: String?, scenarioSHA256: String? = nil, tilt: String? = nil, tiltSHA256: String? = nil,
+                    tiltFormat: String? = nil, orientation: Orientation? = nil, interpolate: Interpolation? = nil,
+                    g: Double? = nil, convention: SensorConvention? = nil, overrides: [Override] = []) {
+            self.scenario = scenario
+            self.scenarioSHA256 = scenarioSHA256
+            self.tilt = tilt
+            self.tiltSHA256 = tiltSHA256
+            self.tiltFormat = tiltFormat
+            self.orientation = orientation
+            self.interpolate = interpolate
+            self.g = g
+            self.convention = convention
+            self.overrides = overrides
+        }
+
+        /// This source with its working-directory paths rewritten relative to the folder of
+        /// the trace at `tracePath` (`-`: standard output, paths stay relative to the working directory).
+        public func relativized(toTrace tracePath: String) -> Source {
+            guard tracePath != "-" else { return self }
+            let folder = PathArithmetic.folder(of: PathArithmetic.absolute(tracePath))
+            var copy = self
+            copy.scenario = scenario.map { PathArithmetic.relative(PathArithmetic.absolute($0), from: folder) }
+            copy.tilt = tilt.map { PathArithmetic.relative(PathArithmetic.absolute($0), from: folder) }
+            return copy
+        }
+
+        /// A path read from the header of the trace at `tracePath`, as a path usable from
+        /// the working directory.
+        public static func resolvedPath(_ path: String, forTrace tracePath: String) -> String {
+            guard tracePath != "-", !path.hasPrefix("/") else { return path }
+            let folder = PathArithmetic.folder(of: tracePath)
+            return PathArithmetic.normalized(folder.isEmpty ? path : folder + "/" + path)
+        }
+    }
+
+    /// Where a trace was computed: bit-identical results are promised on one platform only.
+    public struct Platform: Hashable, Sendable {
+        /// `uname -m`, such as `x86_64` or `aarch64`.
+        public var arch: String
+        /// `linux`, `darwin`.
+        public var os: String
+        /// The C library and its version, such as `glibc 2.36` (it supplies `sin`, `cos`, …).
+        public var libc: String
+        /// SHA-256 of the Chipmunk library file loaded into the process.
+        public var chipmunkSHA256: String?
+        /// Whether the CPU has fused multiply-add (glibc picks FMA variants of its maths by it).
+        public var fma: Bool?
+
+        public init(arch: String, os: String, libc: String, chipmunkSHA256: String?, fma: Bool?) {
+            self.arch = arch
+            self.os = os
+            self.libc = libc
+            self.chipmunkSHA256 = chipmunkSHA256
+            self.fma = fma
+        }
+
+        /// The names of the fields where `other` differs from this one, in header order
+        /// (`arch`, `os`, `libc`, `chipmunkSHA256`, `fma`); empty when they agree.
+        public func differences(from other: Platform) -> [String] {
+            var names: [String] = []
+            if arch != other.arch { names.append("arch") }
+            if os != other.os { names.append("os") }
+            if libc != other.libc { names.append("libc") }
+            if chipmunkSHA256 != other.chipmunkSHA256 { names.append("chipmunkSHA256") }
+            if fma != other.fma { names.append("fma") }
+            return names
+        }
+
+        /// One line for people: `aarch64 linux, glibc 2.36, FMA, Chipmunk 1a2b3c4d…`.
+        public var summary: String {
+            var text = "\(arch) \(os), \(libc)"
+            if let fma { text += fma ? ", FMA" : ", no FMA" }
+            if let chipmunkSHA256 { text += ", Chipmunk library \(chipmunkSHA256.prefix(12))…" }
+            return text
+        }
+    }
+
+    /// A header key of the wrong shape: the node, its path (`source.g`) and the reason.
+    /// The trace reader turns it into an `InputError` at the header's line.
+    public struct KeyError: Error, Sendable {
+        public var node: JSONNode
+        public var path: String
+        public var reason: String
+    }
+
+    // MARK: - Writing
+
+    /// Appends `,"tiltbox":…,"source":{…},"platform":{…}` for the keys that are set.
+    func appendProvenance(to out: inout JSONLineBuffer) {
+        if let tiltbox {
+            out.append(",\"tiltbox\":")
+            out.append(string: tiltbox)
+        }
+        if let source {
+            out.append(",\"source\":{\"scenario\":")
+            out.append(optionalString: source.scenario)
+            if let hash = source.scenarioSHA256 {
+                out.append(",\"scenarioSHA256\":")
+                out.append(string: hash)
+            }
+            out.append(",\"tilt\":")
+            out.append(optionalString: source.tilt)
+            if let hash = source.tiltSHA256 {
+                out.append(",\"tiltSHA256\":")
+                out.append(string: hash)
+            }
+            if let format = source.tiltFormat {
+                out.append(",\"tiltFormat\":")
+                out.append(string: format)
+            }
+            if let orientation = source.orientation {
+                out.append(",\"orientation\":")
+                out.append(string: orientation.rawValue)
+            }
+            if let interpolate = source.interpolate {
+                out.append(",\"interpolate\":")
+                out.append(string: interpolate.rawValue)
+            }
+            if let g = source.g {
+                out.append(",\"g\":")
+                out.append(number: g)
+            }
+            if let convention = source.convention {
+                out.append(",\"convention\":")
+                out.append(string: convention.rawValue)
+            }
+            out.append(",\"overrides\":{")
+            for (i, override) in source.overrides.enumerated() {
+                if i > 0 { out.append(",") }
+                out.append(string: override.path)
+                out.append(":")
+                out.append(raw: override.json)
+            }
+            out.append("}}")
+        }
+        if let platform {
+            out.append(",\"platform\":{\"arch\":")
+            out.append(string: platform.arch)
+            out.append(",\"os\":")
+            out.append(string: platform.os)
+            out.append(",\"libc\":")
+            out.append(string: platform.libc)
+            if let hash = platform.chipmunkSHA256 {
+                out.append(",\"chipmunkSHA256\":")
+                out.append(string: hash)
+            }
+            if let fma = platform.fma {
+                out.append(fma ? ",\"fma\":true" : ",\"fma\":false")
+            }
+            out.append("}")
+        }
+    }
+
+    // MARK: - Reading
+
+    /// Reads the `tiltbox`, `source` and `platform` keys of a header line, when present.
+    /// Keys it does not know (such as `space`) are left to others.
+    public mutating func readProvenance(from header: JSONNode) throws(KeyError) {
+        let reader = ProvenanceReader()
+        if let node = header["tiltbox"] { tiltbox = try reader.string(node, "tiltbox") }
+        if let node = header["source"] { source = try reader.source(node) }
+        if let node = header["platform"] { platform = try reader.platform(node) }
+    }
+}
+
+/// Typed reading of the provenance keys, with errors naming the key path.
+private struct ProvenanceReader {
+    func fail(_ node: JSONNode, _ path: String, _ reason: String) -> TraceHeader.KeyError {
+        TraceHeader.KeyError(node: node, path: path, reason: reason)
+    }
+
+    func object(_ node: JSONNode, _ path: String) throws(TraceHeader.KeyError) {
+        guard node.objectMembers != nil else { throw fail(node, path, "expected an object, got \(node.value.typeName)") }
+    }
+
+    func string(_ node: JSONNode, _ path: String) throws(TraceHeader.KeyError) -> String {
+        guard let value = node.stringValue else { throw fail(node, path, "expected a string, got \(node.value.typeName)") }
+        return value
+    }
+
+    func optionalString(_ parent: JSONNode, _ key: String, _ path: String) throws(TraceHeader.KeyError) -> String? {
+        guard let node = parent[key] else { return nil }
+        if case .null = node.value { return nil }
+        return try string(node, path + "." + key)
+    }
+
+    func choice<T: RawRepresentable & CaseIterable>(_ parent: JSONNode, _ key: String, _ path: String) throws(TraceHeader.KeyError) -> T?
+        where T.RawValue == String
+    {
+        guard let raw = try optionalString(parent, key, path) else { return nil }
+        guard let value = T(rawValue: raw) else {
+            let valid = T.allCases.map(\.rawValue).joined(separator: ", ")
+            throw fail(parent[key] ?? parent, path + "." + key, "unknown value \"\(raw)\"; valid: \(valid)")
+        }
+        return value
+    }
+
+    func source(_ node: JSONNode) throws(TraceHeader.KeyError) -> TraceHeader.Source {
+        try object(node, "source")
+        var source = TraceHeader.Source(scenario: try optionalString(node, "scenario", "source"))
+        source.scenarioSHA256 = try optionalString(node, "scenarioSHA256", "source")
+        source.tilt = try optionalString(node, "tilt", "source")
+        source.tiltSHA256 = try optionalString(node, "tiltSHA256", "source")
+        source.tiltFormat = try optionalString(node, "tiltFormat", "source")
+        source.orientation = try choice(node, "orientation", "source")
+        source.interpolate = try choice(node, "interpolate", "source")
+        source.convention = try choice(node, "convention", "source")
+        if let g = node["g"], !isNull(g) {
+            guard let value = g.numberValue, value.isFinite, value > 0 else {
+                throw fail(g, "source.g", "expected a positive number, got \(g.value.typeName)")
+            }
+            source.g = value
+        }
+        if let overrides = node["overrides"] {
+            try object(overrides, "source.overrides")
+            source.overrides = (overrides.objectMembers ?? []).map {
+                TraceHeader.Source.Override(path: $0.key, json: JSONText.of($0.node))
+            }
+        }
+        return source
+    }
+
+    func platform(_ node: JSONNode) throws(TraceHeader.KeyError) -> TraceHeader.Platform {
+        try object(node, "platform")
+        var fma: Bool?
+        if let fmaNode = node["fma"], !isNull(fmaNode) {
+            guard case .bool(let value) = fmaNode.value else {
+                throw fail(fmaNode, "platform.fma", "expected true or false, got \(fmaNode.value.typeName)")
+            }
+            fma = value
+        }
+        return TraceHeader.Platform(
+            arch: try optionalString(node, "arch", "platform") ?? "unknown",
+            os: try optionalString(node, "os", "platform") ?? "unknown",
+            libc: try optionalString(node, "libc", "platform") ?? "unknown",
+            chipmunkSHA256: try optionalString(node, "chipmunkSHA256", "platform"),
+            fma: fma)
+    }
+
+    private func isNull(_ node: JSONNode) -> Bool {
+        if case .null = node.value { return true }
+        return false
+    }
+}
+
+/// A parsed JSON value written back as compact JSON text (numbers in shortest round-trip form).
+enum JSONText {
+    static func of(_ node: JSONNode) -> String {
+        var out = JSONLineBuffer()
+        append(node, to: &out)
+        return String(decoding: out.bytes, as: UTF8.self)
+    }
+
+    private static func append(_ node: JSONNode, to out: inout JSONLineBuffer) {
+        switch node.value {
+        case .null: out.append("null")
+        case .bool(let value): out.append(raw: value ? "true" : "false")
+        case .number(let value): out.append(number: value)
+        case .string(let value): out.append(string: value)
+        case .array(let elements):
+            out.append("[")
+            for (i, element) in elements.enumerated() {
+                if i > 0 { out.append(",") }
+                append(element, to: &out)
+            }
+            out.append("]")
+        case .object(let members):
+            out.append("{")
+            for (i, member) in members.enumerated() {
+                if i > 0 { out.append(",") }
+                out.append(string: member.key)
+                out.append(":")
+                append(member.node, to: &out)
+            }
+            out.append("}")
+        }
+    }
+}

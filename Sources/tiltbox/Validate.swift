@@ -38,7 +38,7 @@ extension TiltboxCommand {
             if failures > 0 { throw ExitCode(ExitStatus.badInput) }
         }
 
-        private func check(_ file: String) throws -> String {
+        private func check(_ file: String) throws(InputError) -> String {
             if FileKind.of(file) == .trace {
                 throw InputError(file: file, reason: "this is a Tiltbox trace, not a scenario or tilt file (compare traces with 'tiltbox diff', draw one with 'tiltbox render')")
             }

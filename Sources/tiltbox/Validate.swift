@@ -39,6 +39,7 @@ extension TiltboxCommand {
             if FileKind.isScenario(file) {
                 let scenario = try ScenarioLoader.load(path: file)
                 var line = "ok: \(file): scenario '\(scenario.name)', \(scenario.crates.count) crates, \(scenario.allSegments.count) static segments, \(scenario.totalSteps) steps of \(NumberFormat.shortest(scenario.timestep.dt)) s, \(scenario.world.spatialIndex.traceName)"
+                line += "; space: " + SpaceSettings.effective(for: scenario.world).summary
                 var input = tiltOptions.gravityInput
                 input.file = nil // check the scenario's own tilt file
                 if let tilt = try input.resolve(for: scenario).tilt {

@@ -1,6 +1,7 @@
 extension TraceHeader {
     /// The header of a trace of `scenario`: body ids in crate order, the step length,
-    /// the broad phase, and what a renderer needs to draw the world.
+    /// the broad phase, what a renderer needs to draw the world, and the effective space
+    /// settings (read back from a space set up exactly as the run's `World` sets up its own).
     public init(scenario: Scenario, every: Int, duration: Double, tilt: String? = nil) {
         self.init(
             scenario: scenario.name,
@@ -14,6 +15,7 @@ extension TraceHeader {
             hz: scenario.timestep.hz,
             duration: duration,
             tilt: tilt,
-            masses: scenario.crates.map(\.mass))
+            masses: scenario.crates.map(\.mass),
+            space: SpaceSettings.effective(for: scenario.world))
     }
 }

@@ -3,8 +3,8 @@
 /// The required part is exactly FORMATS.md §3's header, written with its keys in this
 /// order: `format`, `scenario`, `engine`, `spatialIndex`, `dt`, `every`, `fields`,
 /// `bodies`. The optional keys after them (`world`, `segments`, `sizes`, `hz`,
-/// `duration`, `tilt`, `masses`) let a later renderer draw a trace without its scenario; each is
-/// omitted when `nil`, and readers ignore keys they do not know, so adding more stays
+/// `duration`, `tilt`, `masses`) let a later renderer draw a trace without its scenario, and
+/// `space` records the space settings that ran; each is omitted when `nil`, and readers ignore keys they do not know, so adding more stays
 /// compatible.
 public struct TraceHeader: Hashable, Sendable {
     /// The format tag every trace starts with.
@@ -57,6 +57,10 @@ public struct TraceHeader: Hashable, Sendable {
     /// Each body's mass, in header body order: with `sizes` (moment of inertia
     /// m·(w² + h²)/12, the box formula) it gives kinetic energy to renderers.
     public var masses: [Double]?
+    /// The effective Chipmunk space settings of the run, read back from the space
+    /// (`"space":{"iterations":10,"damping":1,"collisionSlop":0.10000000149011612,...}`;
+    /// a sleep time threshold of infinity, sleeping off, is written as `"infinity"`).
+    public var space: SpaceSettings?
 
     public init(
         format: String = TraceHeader.currentFormat,
@@ -73,7 +77,8 @@ public struct TraceHeader: Hashable, Sendable {
         hz: Double? = nil,
         duration: Double? = nil,
         tilt: String? = nil,
-        masses: [Double]? = nil
+        masses: [Double]? = nil,
+        space: SpaceSettings? = nil
     ) {
         self.format = format
         self.scenario = scenario
@@ -90,6 +95,7 @@ public struct TraceHeader: Hashable, Sendable {
         self.duration = duration
         self.tilt = tilt
         self.masses = masses
+        self.space = space
     }
 
     /// How many doubles each record's `states` holds: one per field per body.
@@ -166,6 +172,20 @@ public struct TraceHeader: Hashable, Sendable {
                 out.append(number: mass)
             }
             out.append("]")
+        }
+        if let space {
+            out.append(",\"space\":{")
+            for (i, setting) in space.namedValues.enumerated() {
+                if i > 0 { out.append(",") }
+                out.append(string: setting.name)
+                out.append(":")
+                if setting.value.isInfinite {
+                    out.append(string: "infinity")
+                } else {
+                    out.append(number: setting.value)
+                }
+            }
+            out.append("}")
         }
         out.append("}\n")
     }

@@ -11,7 +11,8 @@ import Foundation
 /// `units` is `"g"` (the default: `gravity` is a device-frame reading in g, CoreMotion
 /// convention, turned into world axes by the orientation and scaled by g) or `"world"`
 /// (`gravity` is already in world units/s², y up; orientation and g are not applied).
-/// `curve` (default `linear`) shapes the segment ending at its keyframe. Keyframe times
+/// `curve` (default `linear`) shapes the segment ending at its keyframe; `{"spring": {...}}`
+/// takes the keys of `SpringParameters`. Keyframe times
 /// are non-decreasing. Unknown keys are ignored so later versions can add optional ones.
 enum KeyframeFile {
     static let formatName = "tiltbox-tilt/1"
@@ -62,10 +63,14 @@ enum KeyframeFile {
             let y = try number(vector[1], path: at + ".gravity[1]", fail: fail)
             var curve = TimingCurve.linear
             if let value = item["curve"] {
-                do {
-                    curve = try TimingCurve(jsonValue: value.plainValue)
-                } catch {
-                    throw fail(at + ".curve", error.description)
+                if let springNode = value["spring"] {
+                    curve = .spring(try SpringParameters.read(springNode, path: at + ".curve.spring", file: file))
+                } else {
+                    do {
+                        curve = try TimingCurve(jsonValue: value.plainValue)
+                    } catch {
+                        throw fail(at + ".curve", error.description)
+                    }
                 }
             }
             if let previous = keyframes.last, t < previous.t {
@@ -102,5 +107,60 @@ enum KeyframeFile {
         case nil: throw fail(path, "missing")
         case let other?: throw fail(path, "expected a number, found \(other.typeName)")
         }
+    }
+}
+
+/// Reads the parameters of `{"spring": {...}}`: either CASpringAnimation's `mass`,
+/// `stiffness`, `damping`, `initialVelocity` (defaults 1, 100, 10, 0) or `response`,
+/// `dampingRatio`, `initialVelocity` (both of the first two required), never a mix.
+/// Every number must be finite; mass, stiffness, damping, response and dampingRatio > 0.
+/// Errors name the file, the line and column and the field path.
+enum SpringParameters {
+    static let physicalKeys = ["mass", "stiffness", "damping", "initialVelocity"]
+    static let responseKeys = ["response", "dampingRatio", "initialVelocity"]
+    /// The largest value any parameter may take, so ω₀ and ζ stay finite.
+    static let maxValue = 1e9
+
+    static func read(_ node: JSONNode, path: String, file: String) throws(InputError) -> SpringCurve {
+        func fail(_ at: JSONNode, _ where: String, _ reason: String) -> InputError {
+            InputError(file: file, location: at.location, path: `where`, reason: reason)
+        }
+        guard let members = node.objectMembers else {
+            throw fail(node, path, "expected an object of spring parameters, got \(node.value.typeName)")
+        }
+        let keys = members.map(\.key)
+        let responseForm = keys.contains("response") || keys.contains("dampingRatio")
+        let valid = responseForm ? responseKeys : physicalKeys
+        for member in members where !valid.contains(member.key) {
+            let reason = responseForm && physicalKeys.contains(member.key)
+                ? "\"\(member.key)\" cannot be mixed with response/dampingRatio; use mass, stiffness, damping or response, dampingRatio"
+                : "unknown spring parameter \"\(member.key)\"; valid: " + valid.joined(separator: ", ")
+            throw fail(member.node, path + "." + member.key, reason)
+        }
+        func number(_ key: String, default fallback: Double?, positive: Bool) throws(InputError) -> Double {
+            guard let value = node[key] else {
+                guard let fallback else {
+                    throw fail(node, path + "." + key, "missing; the response form needs both response and dampingRatio")
+                }
+                return fallback
+            }
+            guard case .number(let x) = value.value else {
+                throw fail(value, path + "." + key, "expected a number, got \(value.value.typeName)")
+            }
+            guard x.isFinite else { throw fail(value, path + "." + key, "must be a finite number (got \(x))") }
+            if positive && !(x > 0) { throw fail(value, path + "." + key, "must be > 0 (got \(NumberFormat.shortest(x)))") }
+            if abs(x) > maxValue { throw fail(value, path + "." + key, "must be at most \(NumberFormat.shortest(maxValue)) in size (got \(NumberFormat.shortest(x)))") }
+            return x
+        }
+        let velocity = try number("initialVelocity", default: 0, positive: false)
+        if responseForm {
+            return SpringCurve(response: try number("response", default: nil, positive: true),
+                               dampingRatio: try number("dampingRatio", default: nil, positive: true),
+                               initialVelocity: velocity)
+        }
+        return SpringCurve(mass: try number("mass", default: 1, positive: true),
+                           stiffness: try number("stiffness", default: 100, positive: true),
+                           damping: try number("damping", default: 10, positive: true),
+                           initialVelocity: velocity)
     }
 }

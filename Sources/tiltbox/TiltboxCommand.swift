@@ -12,7 +12,7 @@ struct TiltboxCommand: ParsableCommand {
             Exit status: 0 success; 1 traces differ or the simulation failed; 2 bad input or usage; 130 interrupted.
             Without a subcommand, tiltbox runs the built-in default scenario.
             """,
-        subcommands: [Run.self, Record.self, Diff.self, Verify.self, Validate.self, Tilt.self, Render.self],
+        subcommands: [Run.self, Record.self, Diff.self, Verify.self, Validate.self, Tilt.self, Render.self, Curves.self],
         defaultSubcommand: Run.self)
 
     /// Parses and runs, mapping every failure to the exit statuses of FORMATS.md §4:

@@ -164,3 +164,24 @@ enum SpringParameters {
                            initialVelocity: velocity)
     }
 }
+
+extension TimingCurve {
+    /// A curve from a command-line argument: a name, or JSON as a tilt file writes a
+    /// curve (`{"spring": {...}}`, `{"cubicBezier": [...]}`). Errors name `file` (a
+    /// description of the argument) and, for JSON, the line, column and field.
+    public static func parse(argument: String, file: String) throws(InputError) -> TimingCurve {
+        guard argument.hasPrefix("{") || argument.hasPrefix("\"") else {
+            do { return try TimingCurve(name: argument) } catch {
+                throw InputError(file: file, reason: "\(error.description); names: \(TimingCurve.names.joined(separator: ", "))")
+            }
+        }
+        let node: JSONNode
+        do { node = try JSONParser.parse(argument) } catch {
+            throw InputError(file: file, location: error.location, reason: "not valid JSON: \(error.reason)")
+        }
+        if let spring = node["spring"] { return .spring(try SpringParameters.read(spring, path: "spring", file: file)) }
+        do { return try TimingCurve(jsonValue: node.plainValue) } catch {
+            throw InputError(file: file, location: node.location, reason: error.description)
+        }
+    }
+}

@@ -15,6 +15,9 @@ public struct LiveViewOptions: Sendable {
     public var tiltG: Double = 980
     /// Leave the view by itself when the run reaches its last step (for scripted use).
     public var exitAtEnd = false
+    /// `q` (or Esc) ends the run as `complete` at the last step taken instead of
+    /// `interrupted` (`tiltbox record`: quitting is how a recording is stopped).
+    public var quitCompletes = false
 
     public init() {}
 }
@@ -194,6 +197,7 @@ public final class LiveView {
     }
 
     private func finish(quitByKey: Bool) throws -> LiveResult {
+        if quitByKey && options.quitCompletes { try simulation.concludeAtCurrentStep() }
         if simulation.outcome == nil { simulation.interrupt() }
         let outcome = simulation.outcome ?? .interrupted
         let s = simulation.stepper

@@ -28,7 +28,8 @@ public enum ScenarioRunner {
         let sink: RecordingSink
         if let tracePath {
             let header = TraceHeader(scenario: scenario, every: options.every,
-                                     duration: simulation.time(ofStep: simulation.totalSteps), tilt: tiltName)
+                                     duration: simulation.time(ofStep: simulation.totalSteps), tilt: tiltName,
+                                     space: simulation.world.spaceSettings)
             let w = try TraceWriter(path: tracePath, header: header)
             writer = w
             sink = RecordingSink(writer: w)

@@ -1,8 +1,9 @@
 extension TraceHeader {
     /// The header of a trace of `scenario`: body ids in crate order, the step length,
     /// the broad phase, what a renderer needs to draw the world, and the effective space
-    /// settings (read back from a space set up exactly as the run's `World` sets up its own).
-    public init(scenario: Scenario, every: Int, duration: Double, tilt: String? = nil) {
+    /// settings: `space`, read back from the run's own world, or when `nil` from a space
+    /// set up exactly as `World` sets up its own.
+    public init(scenario: Scenario, every: Int, duration: Double, tilt: String? = nil, space: SpaceSettings? = nil) {
         self.init(
             scenario: scenario.name,
             spatialIndex: scenario.world.spatialIndex.traceName,
@@ -16,6 +17,6 @@ extension TraceHeader {
             duration: duration,
             tilt: tilt,
             masses: scenario.crates.map(\.mass),
-            space: SpaceSettings.effective(for: scenario.world))
+            space: space ?? SpaceSettings.effective(for: scenario.world))
     }
 }

@@ -59,7 +59,7 @@ public struct TraceHeader: Hashable, Sendable {
     public var masses: [Double]?
     /// The effective Chipmunk space settings of the run, read back from the space
     /// (`"space":{"iterations":10,"damping":1,"collisionSlop":0.10000000149011612,...}`;
-    /// a sleep time threshold of infinity, sleeping off, is written as `"infinity"`).
+    /// a sleep time threshold of infinity, sleeping off, is written as `null`).
     public var space: SpaceSettings?
 
     public init(
@@ -180,7 +180,7 @@ public struct TraceHeader: Hashable, Sendable {
                 out.append(string: setting.name)
                 out.append(":")
                 if setting.value.isInfinite {
-                    out.append(string: "infinity")
+                    out.append("null") // JSON has no infinity, and traces hold no non-finite number
                 } else {
                     out.append(number: setting.value)
                 }

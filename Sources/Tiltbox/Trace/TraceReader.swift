@@ -271,7 +271,7 @@ private struct LineParser {
     }
 
     /// The optional `space` object: every setting a number (`sleepTimeThreshold` may be
-    /// `"infinity"`); an object missing a setting, or naming another, is accepted and
+    /// `null`, infinity: sleeping off); an object missing a setting, or naming another, is accepted and
     /// ignored as a whole (a later version may record more or fewer).
     func space(_ node: JSONNode) throws(InputError) -> SpaceSettings? {
         guard node.objectMembers != nil else {
@@ -279,7 +279,7 @@ private struct LineParser {
         }
         func value(_ name: String) throws(InputError) -> Double? {
             guard let member = node[name] else { return nil }
-            if name == "sleepTimeThreshold", member.stringValue == "infinity" { return .infinity }
+            if name == "sleepTimeThreshold", case .null = member.value { return .infinity }
             return try number(member, "space.\(name)")
         }
         guard let iterations = try value("iterations"), let damping = try value("damping"),

@@ -84,7 +84,8 @@ public final class LiveView {
         if let path = options.tracePath {
             let header = TraceHeader(scenario: scenario, every: options.every,
                                      duration: simulation.time(ofStep: simulation.totalSteps),
-                                     tilt: options.interactive ? "live" : nil)
+                                     tilt: options.interactive ? "live" : nil,
+                                     space: simulation.world.spaceSettings)
             writer = try TraceWriter(path: path, header: header)
         }
         let sink = RecordingSink(writer: writer)

@@ -126,6 +126,8 @@ import Testing
         (#"{"response": 0.5, "dampingRatio": 1, "mass": 2}"#, "keyframes[1].curve.spring.mass", "cannot be mixed"),
         (#"{"bounce": 1}"#, "keyframes[1].curve.spring.bounce", "unknown spring parameter"),
         (#"[1, 2]"#, "keyframes[1].curve.spring", "expected an object"),
+        (#"{"mass": 1e-9}"#, "keyframes[1].curve.spring.mass", "at least 1e-06"),
+        (#"{"initialVelocity": 1e9, "damping": 19.999999}"#, "keyframes[1].curve.spring", "could stray"),
     ]
 
     @Test(arguments: badSprings)

@@ -113,13 +113,19 @@ enum KeyframeFile {
 /// Reads the parameters of `{"spring": {...}}`: either CASpringAnimation's `mass`,
 /// `stiffness`, `damping`, `initialVelocity` (defaults 1, 100, 10, 0) or `response`,
 /// `dampingRatio`, `initialVelocity` (both of the first two required), never a mix.
-/// Every number must be finite; mass, stiffness, damping, response and dampingRatio > 0.
-/// Errors name the file, the line and column and the field path.
+/// Every number must be finite and at most 1e9 in size; mass, stiffness, damping,
+/// response and dampingRatio at least 1e-6; and the spring may stray at most 1e6 times
+/// the change from its target (so a gravity it gives stays finite). Errors name the
+/// file, the line and column and the field path.
 enum SpringParameters {
     static let physicalKeys = ["mass", "stiffness", "damping", "initialVelocity"]
     static let responseKeys = ["response", "dampingRatio", "initialVelocity"]
     /// The largest value any parameter may take, so ω₀ and ζ stay finite.
     static let maxValue = 1e9
+    /// The smallest positive parameter, so ω₀ and ζ stay finite and non-zero.
+    static let minPositive = 1e-6
+    /// The largest |1 − s| a spring may reach, in multiples of the change.
+    static let maxDeviation = 1e6
 
     static func read(_ node: JSONNode, path: String, file: String) throws(InputError) -> SpringCurve {
         func fail(_ at: JSONNode, _ where: String, _ reason: String) -> InputError {
@@ -149,19 +155,28 @@ enum SpringParameters {
             }
             guard x.isFinite else { throw fail(value, path + "." + key, "must be a finite number (got \(x))") }
             if positive && !(x > 0) { throw fail(value, path + "." + key, "must be > 0 (got \(NumberFormat.shortest(x)))") }
+            if positive && x < minPositive { throw fail(value, path + "." + key, "must be at least \(NumberFormat.shortest(minPositive)) (got \(NumberFormat.shortest(x)))") }
             if abs(x) > maxValue { throw fail(value, path + "." + key, "must be at most \(NumberFormat.shortest(maxValue)) in size (got \(NumberFormat.shortest(x)))") }
             return x
         }
         let velocity = try number("initialVelocity", default: 0, positive: false)
+        let spring: SpringCurve
         if responseForm {
-            return SpringCurve(response: try number("response", default: nil, positive: true),
-                               dampingRatio: try number("dampingRatio", default: nil, positive: true),
-                               initialVelocity: velocity)
+            spring = SpringCurve(response: try number("response", default: nil, positive: true),
+                                 dampingRatio: try number("dampingRatio", default: nil, positive: true),
+                                 initialVelocity: velocity)
+        } else {
+            spring = SpringCurve(mass: try number("mass", default: 1, positive: true),
+                                 stiffness: try number("stiffness", default: 100, positive: true),
+                                 damping: try number("damping", default: 10, positive: true),
+                                 initialVelocity: velocity)
         }
-        return SpringCurve(mass: try number("mass", default: 1, positive: true),
-                           stiffness: try number("stiffness", default: 100, positive: true),
-                           damping: try number("damping", default: 10, positive: true),
-                           initialVelocity: velocity)
+        let deviation = spring.largestDeviationBound
+        guard deviation.isFinite, deviation <= maxDeviation else {
+            throw fail(node, path, "this spring could stray up to \(NumberFormat.shortest(deviation)) times the change from its "
+                + "target (the limit is \(NumberFormat.shortest(maxDeviation))); lower initialVelocity or use a damping ratio further from 1")
+        }
+        return spring
     }
 }
 

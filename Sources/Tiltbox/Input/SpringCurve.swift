@@ -86,6 +86,16 @@ public struct SpringCurve: Sendable, Equatable, CustomStringConvertible {
         return (r1, r2, c1, -1 - c1)
     }
 
+    /// An upper bound on |1 − s(τ)| over all τ ≥ 0: how far, in multiples of the change,
+    /// the spring can be from its target (1 at the start; more when it overshoots).
+    public var largestDeviationBound: Double {
+        let w0 = naturalFrequency, v = initialVelocity
+        switch regime {
+        case .underdamped, .overdamped: return envelope(0)
+        case .critical: return 1 + abs(v - w0) / w0   // t·e^(−ω₀t) ≤ 1/(e·ω₀) < 1/ω₀
+        }
+    }
+
     /// An upper bound on |x(τ)| that only decreases with τ.
     private func envelope(_ t: Double) -> Double {
         let w0 = naturalFrequency, zeta = dampingRatio, v = initialVelocity

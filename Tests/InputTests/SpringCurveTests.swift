@@ -144,3 +144,19 @@ import Testing
         }
     }
 }
+
+/// Keyframe gravity is checked in world units, so no curve can carry it to infinity.
+@Suite struct KeyframeGravityBoundsTests {
+    @Test func aKeyframeGravityBeyondTheCapIsALocatedErrorNotACrash() {
+        let json = #"{"format":"tiltbox-tilt/1","units":"world","keyframes":[{"t":0,"gravity":[1e308,0]},{"t":1,"gravity":[-1e308,0]}]}"#
+        #expect(throws: InputError.self) { try TiltFile.parse(data: Data(json.utf8), name: "huge.json", g: 980) }
+        let inG = #"{"format":"tiltbox-tilt/1","keyframes":[{"t":0,"gravity":[0,-1]},{"t":1,"gravity":[2000,0]}]}"#
+        do {
+            _ = try TiltFile.parse(data: Data(inG.utf8), name: "g.json", g: 980)
+            Issue.record("2000 g × 980 accepted")
+        } catch {
+            #expect(error.path == "keyframes[1].gravity", "\(error)")
+            #expect(error.reason.contains("within ±1000000"), "\(error)")
+        }
+    }
+}

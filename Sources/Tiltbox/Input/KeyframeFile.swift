@@ -79,6 +79,13 @@ enum KeyframeFile {
             let reading = Vec2(x, y)
             // `Vec2.zero +` makes −0 into +0 so traces print `0`.
             let gravity = Vec2.zero + (worldUnits ? reading : orientation.worldVector(fromDevice: reading) * g)
+            // Checked as used (world units, after g): a curve's overshoot, or a spring's, times
+            // the difference of two such values stays finite, so the engine never sees infinity.
+            let cap = ScenarioLoader.limits.maxGravity
+            guard abs(gravity.x) <= cap, abs(gravity.y) <= cap else {
+                throw fail(at + ".gravity", "gives a world gravity of (\(NumberFormat.shortest(gravity.x)), "
+                    + "\(NumberFormat.shortest(gravity.y))) units/s²; each component must be within ±\(NumberFormat.shortest(cap))")
+            }
             keyframes.append(Keyframe(t: t, gravity: gravity, curve: curve))
         }
         return KeyframeGravityTrack(keyframes: keyframes)

@@ -41,7 +41,8 @@ deps:
 	@test -x "$(SWIFT)" || { echo "make: no Swift toolchain found (looked for 'swift' on PATH and /opt/swift)"; exit 1; }
 
 # What the test suite needs beyond the build: tmux for terminal tests, Chromium (headless)
-# for the HTML player tests, python3 to decode their screenshots.
+# for the HTML player tests, python3 to decode their screenshots, and pymunk 7.3.1 (pip) for
+# the tests that compare Tiltbox with the same scenes built in pymunk, bit for bit.
 test-deps: deps
 	@missing=""; \
 	command -v tmux >/dev/null 2>&1 || missing="$$missing tmux"; \
@@ -51,6 +52,12 @@ test-deps: deps
 		echo "make: installing$$missing with apt"; \
 		$(SUDO) apt-get update -qq && $(APT_INSTALL) $$missing; \
 	fi
+	@python3 -c "import sys, pymunk; sys.exit(pymunk.version != '7.3.1')" 2>/dev/null || { \
+		python3 -m pip --version >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(APT_INSTALL) python3-pip; }; \
+		echo "make: installing pymunk 7.3.1 with pip"; \
+		python3 -m pip install --user --break-system-packages pymunk==7.3.1 \
+			|| python3 -m pip install --user pymunk==7.3.1; \
+	}
 
 build: deps
 	$(SWIFT) build -c release --product tiltbox

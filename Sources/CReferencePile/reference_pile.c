@@ -89,12 +89,10 @@ reference_pile *reference_pile_new(int n, uint64_t seed) {
     }
     pile->count = n;
 
-    // The space, set up as World.init does it.
+    // The space, set up as World.init does it for a scenario that sets no space
+    // setting: Chipmunk's own defaults (no setter called), then gravity.
     cpSpace *space = cpSpaceNew();
     pile->space = space;
-    cpSpaceSetIterations(space, 10);
-    cpSpaceSetDamping(space, 1);
-    cpSpaceSetCollisionSlop(space, 0.1);
     cpSpaceSetGravity(space, cpv(0, -500));
 
     // The box: bottom, right, top, left (Scenario.allSegments).

@@ -163,23 +163,9 @@ func runTiltbox(_ scenario: Scenario, steps: Int, every: Int?, tracePath: String
 
 // MARK: - Scenario file
 
-/// The pile as a `tiltbox-scenario/1` file, numbers in shortest round-trip form, so
-/// `tiltbox run` reads back bit-identical positions.
+/// The pile as a `tiltbox-scenario/1` file (see `BenchmarkPile.scenarioJSON`).
 func scenarioJSON(n: Int) -> String {
-    let s = BenchmarkPile.scenario(n: n)
-    let f = NumberFormat.shortest
-    var lines: [String] = []
-    lines.append("{\n  \"format\": \"tiltbox-scenario/1\",\n  \"name\": \"\(s.name)\",\n  \"description\": \"\(s.description)\",")
-    lines.append("  \"world\": { \"size\": [\(f(s.world.size.x)), \(f(s.world.size.y))], \"gravity\": [\(f(s.world.gravity.x)), \(f(s.world.gravity.y))], \"iterations\": \(s.world.iterations), \"damping\": 1, \"collisionSlop\": 0.1, \"spatialIndex\": \"bbtree\" },")
-    lines.append("  \"timestep\": { \"hz\": 120, \"maxStepsPerFrame\": 8 },\n  \"duration\": 10,")
-    lines.append("  \"walls\": { \"box\": true, \"radius\": 1, \"friction\": 0.7, \"elasticity\": 0.2 },")
-    lines.append("  \"crates\": [")
-    let crates = s.crates.map { c in
-        "    { \"id\": \"\(c.id)\", \"position\": [\(f(c.position.x)), \(f(c.position.y))], \"size\": [20, 20], \"mass\": 1, \"friction\": 0.7, \"elasticity\": 0.2 }"
-    }
-    lines.append(crates.joined(separator: ",\n"))
-    lines.append("  ]\n}")
-    return lines.joined(separator: "\n") + "\n"
+    BenchmarkPile.scenarioJSON(n: n)
 }
 
 // MARK: - Main

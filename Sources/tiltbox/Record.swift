@@ -9,8 +9,9 @@ extension TiltboxCommand {
             abstract: "Run the live view with arrow keys tilting gravity, and write the tilt applied as a Tiltbox CSV.",
             discussion: """
                 The CSV's sample times are the physics step times where gravity changed, in the scenario's orientation \
-                and g, so 'tiltbox run SCENARIO --tilt OUT --trace replay.jsonl' reproduces the live trace bit for bit \
-                (let the run reach its end: a run quit early ends 'interrupted' and is shorter than the replay).
+                and g. Press q to stop recording: the trace ends 'complete' at the last step taken, and the CSV's first \
+                comment is the exact replay command (with --duration for the time reached), whose trace 'tiltbox diff' \
+                finds identical to the live one. Ctrl-C still ends the trace 'interrupted'.
                 """)
 
         @Argument(help: "Scenario file (JSON).")
@@ -56,11 +57,12 @@ extension TiltboxCommand {
             var live = try LiveSession.options(for: loaded.scenario, recording: recording, fps: fps, trace: trace,
                                                interactive: true, orientation: orientation, g: g)
             live.exitAtEnd = exitAtEnd
+            live.quitCompletes = true
             let result = try LiveSession.run(scenario: loaded.scenario, options: live, gravity: GravityInput(), scenarioPath: scenario)
             if let track = result.liveTrack {
                 let comment = """
-                    recorded by tiltbox record from \(loaded.label) (\(result.summary.steps) steps)
-                    orientation \(live.tiltOrientation.rawValue), g \(NumberFormat.shortest(live.tiltG)); replay: tiltbox run \(scenario) --tilt \(out)\(orientation.map { " --orientation \($0.rawValue)" } ?? "")\(g.map { " --g \(NumberFormat.shortest($0))" } ?? "")
+                    replay: \(replayCommand(steps: result.summary.steps, time: result.summary.simulatedTime))
+                    recorded by tiltbox record from \(loaded.label) (\(result.summary.steps) steps, ended \(result.outcome == .complete ? "complete" : "interrupted")); orientation \(live.tiltOrientation.rawValue), g \(NumberFormat.shortest(live.tiltG))
                     """
                 // Written whole or not at all (a temporary file renamed into place); a
                 // failure is an `OutputFileError`, exit 1 with its message.
@@ -69,5 +71,34 @@ extension TiltboxCommand {
             }
             try LiveSession.exit(for: result)
         }
+
+        /// The command that replays the recording: the same scenario, this CSV, the
+        /// options that shape the run, `--duration` for the time reached (0 steps cannot
+        /// be replayed: the full duration is left), and, when a live trace was written, a
+        /// replay trace beside it to `tiltbox diff` against it.
+        func replayCommand(steps: Int, time: Double) -> String {
+            var words = ["tiltbox", "run", scenario, "--tilt", out]
+            if steps > 0 { words += ["--duration", NumberFormat.shortest(time)] }
+            if recording.every != 1 { words += ["--every", String(recording.every)] }
+            if let orientation { words += ["--orientation", orientation.rawValue] }
+            if let g { words += ["--g", NumberFormat.shortest(g)] }
+            if let trace { words += ["--trace", Self.replayTracePath(for: trace)] }
+            return words.map(ShellWord.quote).joined(separator: " ")
+        }
+
+        /// `live.jsonl` → `live-replay.jsonl`.
+        static func replayTracePath(for trace: String) -> String {
+            trace.hasSuffix(".jsonl") ? String(trace.dropLast(6)) + "-replay.jsonl" : trace + "-replay.jsonl"
+        }
+    }
+}
+
+/// Quoting for a word of a POSIX shell command line shown to users.
+enum ShellWord {
+    /// `word` as is when it holds only safe characters, else in single quotes.
+    static func quote(_ word: String) -> String {
+        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-:=+,@%")
+        if !word.isEmpty && word.allSatisfy({ safe.contains($0) }) { return word }
+        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

@@ -36,6 +36,13 @@ extension TiltboxCommand {
 
         func run() throws {
             let loaded = try TiltFile.load(path: file, orientation: orientation, g: g, interpolation: interpolate, convention: convention)
+            if let keyframes = loaded.track as? KeyframeGravityTrack {
+                for short in keyframes.shortSprings {
+                    try Console.error("tiltbox: warning: \(file): keyframes[\(short.keyframe)]: the spring segment lasts "
+                        + "\(NumberFormat.shortest(short.segmentSeconds)) s but settles (|1 − s| < 0.001) only after "
+                        + "\(String(format: "%.3f", short.settlingSeconds)) s; it is cut off at the keyframe")
+                }
+            }
             let end = max(loaded.endTime, 0)
             let rows = Int((end / every).rounded(.down)) + 1
             guard rows <= Self.maxRows else {

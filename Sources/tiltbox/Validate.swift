@@ -45,6 +45,7 @@ extension TiltboxCommand {
             if FileKind.isScenario(file) {
                 let scenario = try ScenarioLoader.load(path: file)
                 var line = "ok: \(file): scenario '\(scenario.name)', \(PeopleText.count(scenario.crates.count, "crate")), \(PeopleText.count(scenario.allSegments.count, "static segment")), \(PeopleText.count(scenario.totalSteps, "step")) at \(PeopleText.hertz(scenario.timestep.hz)), \(scenario.world.spatialIndex.traceName)"
+                line += "; space: " + SpaceSettings.effective(for: scenario.world).summary
                 var input = tiltOptions.gravityInput
                 input.file = nil // check the scenario's own tilt file
                 if let tilt = try input.resolve(for: scenario).tilt {

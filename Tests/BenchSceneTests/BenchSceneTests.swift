@@ -1,4 +1,5 @@
 import CReferencePile
+import Foundation
 import Testing
 import Tiltbox
 
@@ -44,6 +45,30 @@ import Tiltbox
 
         #expect(cHash != startHash, "the pile must move, or equal hashes prove nothing")
         #expect(swiftHash == cHash)
+    }
+
+    /// The C pile calls no space setter (Chipmunk's own defaults); Tiltbox reading the
+    /// pile from a scenario file that sets none gets the same defaults and the same state.
+    @Test func aScenarioFileThatSetsNothingEndsWithTheCPilesStateHash() throws {
+        let n = 100, steps = 600
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bench-pile-\(UUID().uuidString).json").path
+        try BenchmarkPile.scenarioJSON(n: n).write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        #expect(!BenchmarkPile.scenarioJSON(n: n).contains("collisionSlop"), "the file sets no space setting")
+        let scenario = try ScenarioLoader.load(path: file)
+        #expect(SpaceSettings.effective(for: scenario.world) == SpaceSettings.chipmunkDefaults)
+        let simulation = Simulation(scenario: scenario, track: ConstantGravity(scenario.world.gravity), totalSteps: steps)
+        var clock = SteadyClock(hz: 60)
+        #expect(try simulation.run(clock: &clock, shouldStop: { false }) == .complete)
+        let swiftHash = simulation.withCurrentStates { states in
+            var digest = TraceDigest()
+            for value in states { digest.add(value) }
+            return digest.value
+        }
+        let pile = try #require(reference_pile_new(Int32(n), BenchmarkPile.defaultSeed))
+        defer { reference_pile_free(pile) }
+        reference_pile_step(pile, Int32(steps))
+        #expect(swiftHash == reference_pile_state_hash(pile))
     }
 
     @Test func aDifferentSeedGivesADifferentPile() throws {

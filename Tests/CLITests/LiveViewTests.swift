@@ -91,6 +91,52 @@ import Testing
         #expect(diff.stdout.contains("identical: 301 records"), "\(diff.stdout)")
     }
 
+    @Test func recordingStoppedWithQEndsCompleteAndItsOwnReplayCommandDiffsIdentical() throws {
+        try #require(TmuxSession.isAvailable, "tmux is needed (make test installs it)")
+        let directory = try TemporaryDirectory()
+        let scenario = PackageFiles.scenario("pile-100.json")
+        let csv = directory.path("tilt.csv"), live = directory.path("live.jsonl")
+        let session = try TmuxSession(command: "cd \(directory.url.path) && \(Self.binary) record \(scenario) --out tilt.csv --trace live.jsonl --every 7",
+                                      columns: 140, directory: directory)
+        #expect(try session.wait(seconds: 10) { try session.capture().contains("←→ tilt") })
+        for key in ["Right", "Right", "Left", "Right", "Right", "Right"] {
+            try session.send(key)
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        // Let the run pass a second or so, then stop the recording with q.
+        #expect(try session.wait(seconds: 10) {
+            let hud = try session.capture().split(separator: "\n").last { $0.contains("fps") } ?? ""
+            return (hud.split(separator: " ").dropFirst().first.flatMap { Double($0.dropLast()) } ?? 0) > 1.2
+        })
+        try session.send("q")
+        #expect(session.exitStatus(within: 15) == 0)
+
+        let liveLines = try JSONLines.lines(file: live)
+        let end = JSONLines.objects(liveLines.last ?? "", source: live).first ?? [:]
+        #expect(end["end"] as? String == "complete", "the recording ends complete: \(liveLines.last ?? "")")
+        let steps = try #require(JSONLines.number(end["steps"]).map { Int($0) })
+        #expect(steps > 100 && steps < 1200, "stopped early, at step \(steps)")
+        let lastRecord = JSONLines.objects(liveLines[liveLines.count - 2], source: live).first ?? [:]
+        #expect(JSONLines.number(lastRecord["step"]).map { Int($0) } == steps, "the last step taken is recorded")
+
+        let firstLine = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n").first.map(String.init) ?? ""
+        #expect(firstLine.hasPrefix("# replay: tiltbox run "), "\(firstLine)")
+        let command = String(firstLine.dropFirst("# replay: tiltbox".count))
+        #expect(command.contains("--duration ") && command.contains("--every 7") && command.contains("--trace live-replay.jsonl"), "\(command)")
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", "\(Self.binary)\(command)"]
+        shell.currentDirectoryURL = directory.url
+        shell.standardOutput = FileHandle.nullDevice
+        shell.standardError = FileHandle.nullDevice
+        try shell.run()
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 0, "replay command: \(command)")
+        let diff = try TiltboxBinary.run(["diff", live, directory.path("live-replay.jsonl")], in: directory)
+        #expect(diff.status == 0, "diff: \(diff.stdout) \(diff.stderr)")
+        #expect(diff.stdout.contains("identical"), "\(diff.stdout)")
+    }
+
     @Test func terminalViewIsRefusedWhenStandardOutputIsNotATerminal() throws {
         let directory = try TemporaryDirectory()
         let run = try TiltboxBinary.run(["run", PackageFiles.scenario("bounce.json"), "--view", "terminal"], in: directory)

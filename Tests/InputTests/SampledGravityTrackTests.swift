@@ -70,7 +70,7 @@ import Testing
     @Test func keyframeTrackEasesEachSegmentWithTheCurveOfItsEnd() throws {
         let track = KeyframeGravityTrack(keyframes: [
             Keyframe(t: 0, gravity: Vec2(0, -100)),
-            Keyframe(t: 1, gravity: Vec2(100, -100), curve: .penner(.quadraticEaseIn)),
+            Keyframe(t: 1, gravity: Vec2(100, -100), curve: .ahEasing(.quadraticEaseIn)),
             Keyframe(t: 2, gravity: Vec2(0, 0), curve: .hold),
             Keyframe(t: 2, gravity: Vec2(7, 7)),
         ])

@@ -61,8 +61,8 @@ import Testing
         let tilt = try TiltFile.load(path: Fixture.path("keyframes-world.json"), orientation: .landscapeLeft, g: 1)
         #expect(close(at(tilt, 0), (0, -980)))
         #expect(close(at(tilt, 1), (490, -490)))
-        // bounceEaseOut(0.5) = 7.5625·(0.5 − 1.5/2.75)² + 0.75 = 0.765625
-        #expect(close(at(tilt, 0.5), (490 * 0.765625, -980 + 490 * 0.765625)))
+        // bounceEaseOut is the book's (AHEasing's): at 0.5, 363/40·¼ − 99/10·½ + 17/5 = 0.71875
+        #expect(close(at(tilt, 0.5), (490 * 0.71875, -980 + 490 * 0.71875)))
     }
 
     // MARK: - phyphox

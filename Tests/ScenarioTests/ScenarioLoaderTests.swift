@@ -32,8 +32,9 @@ let formatsExample = """
         let scenario = try loadScenario(text, file: "Scenarios/minimal.json")
         let expected = Scenario(
             name: "minimal", description: "",
-            world: WorldSettings(size: Vec2(480, 320), gravity: Vec2(0, -980), iterations: 10, damping: 1,
-                                 collisionSlop: 0.1, spatialIndex: .bbtree),
+            // No space setting: every one stays nil, so Chipmunk keeps its own default.
+            world: WorldSettings(size: Vec2(480, 320), gravity: Vec2(0, -980), iterations: nil, damping: nil,
+                                 collisionSlop: nil, spatialIndex: .bbtree),
             timestep: TimestepSettings(hz: 120, maxStepsPerFrame: 8), duration: 10,
             walls: WallSettings(box: true, radius: 1, friction: 0.8, elasticity: 0.3),
             segments: [], crates: [], tilt: nil)
@@ -46,7 +47,7 @@ let formatsExample = """
         let scenario = try loadScenario(formatsExample, file: "Scenarios/crate-stack.json", base: "Scenarios")
         #expect(scenario.name == "crate-stack")
         #expect(scenario.description == "Ten crates stacked in a 480x320 box")
-        #expect(scenario.world == WorldSettings(size: Vec2(480, 320)))
+        #expect(scenario.world == WorldSettings(size: Vec2(480, 320), iterations: 10, damping: 1, collisionSlop: 0.1))
         #expect(scenario.timestep == TimestepSettings())
         #expect(scenario.duration == 10)
         #expect(scenario.walls == WallSettings())

@@ -16,6 +16,37 @@ final class Space {
         EngineCensus.spaceCreated()
     }
 
+    /// Calls the setter of every space setting `world` gives, and no other: an absent key
+    /// keeps `cpSpaceNew`'s value exactly. Also chooses the broad phase.
+    /// `world` must be validated (Chipmunk asserts on some values).
+    func apply(_ world: WorldSettings) {
+        switch world.spatialIndex {
+        case .bbtree:
+            break // Chipmunk's default.
+        case .hash(let cellSize, let count):
+            cpSpaceUseSpatialHash(pointer, cellSize, Int32(count))
+        }
+        if let iterations = world.iterations { cpSpaceSetIterations(pointer, Int32(iterations)) }
+        if let damping = world.damping { cpSpaceSetDamping(pointer, damping) }
+        if let slop = world.collisionSlop { cpSpaceSetCollisionSlop(pointer, slop) }
+        if let bias = world.collisionBias { cpSpaceSetCollisionBias(pointer, bias) }
+        if let persistence = world.collisionPersistence { cpSpaceSetCollisionPersistence(pointer, cpTimestamp(persistence)) }
+        if let sleep = world.sleepTimeThreshold { cpSpaceSetSleepTimeThreshold(pointer, sleep) }
+        if let idle = world.idleSpeedThreshold { cpSpaceSetIdleSpeedThreshold(pointer, idle) }
+    }
+
+    /// The space's settings as its getters report them.
+    var settings: SpaceSettings {
+        SpaceSettings(
+            iterations: Int(cpSpaceGetIterations(pointer)),
+            damping: cpSpaceGetDamping(pointer),
+            collisionSlop: cpSpaceGetCollisionSlop(pointer),
+            collisionBias: cpSpaceGetCollisionBias(pointer),
+            collisionPersistence: Int(cpSpaceGetCollisionPersistence(pointer)),
+            sleepTimeThreshold: cpSpaceGetSleepTimeThreshold(pointer),
+            idleSpeedThreshold: cpSpaceGetIdleSpeedThreshold(pointer))
+    }
+
     deinit {
         // Chipmunk: "cpSpaceFree() ... does not free any bodies or shapes"; those
         // are freed by their owners, which hold this object alive until they are gone.

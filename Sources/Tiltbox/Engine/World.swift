@@ -28,32 +28,42 @@ public final class World {
         let space = Space()
         self.space = space
         let settings = scenario.world
-        switch settings.spatialIndex {
-        case .bbtree:
-            break // Chipmunk's default.
-        case .hash(let cellSize, let count):
-            cpSpaceUseSpatialHash(space.pointer, cellSize, Int32(count))
-        }
-        cpSpaceSetIterations(space.pointer, Int32(settings.iterations))
-        cpSpaceSetDamping(space.pointer, settings.damping)
-        cpSpaceSetCollisionSlop(space.pointer, settings.collisionSlop)
+        space.apply(settings)
         currentGravity = settings.gravity
         cpSpaceSetGravity(space.pointer, cpv(settings.gravity.x, settings.gravity.y))
         walls = scenario.allSegments.map { Wall(spec: $0, space: space) }
         crates = scenario.crates.map { Crate(spec: $0, space: space) }
     }
 
+    /// The space's effective settings, read back from Chipmunk.
+    public var spaceSettings: SpaceSettings { space.settings }
+
     /// The gravity currently applied, in units/s².
     public var gravity: Vec2 { currentGravity }
 
-    /// Sets gravity for the following steps. A no-op when the value is unchanged (bit
-    /// for bit), because `cpSpaceSetGravity` wakes every sleeping body.
+    /// Sets gravity for the following steps, and wakes every sleeping crate.
+    ///
+    /// A no-op when the value is unchanged (bit for bit), because a gravity change wakes
+    /// every sleeping body. Chipmunk 7.0.3's `cpSpaceSetGravity` means to wake them all,
+    /// but it walks the array of sleeping components while `cpBodyActivate` removes
+    /// entries from that same array, so only about every other component wakes and the
+    /// rest hang in the air under the new gravity. So after the call, every crate still
+    /// asleep is activated (`cpBodyActivate`), in crate (trace) order.
     /// The corresponding Chipmunk call is `cpSpaceSetGravity`.
     public func setGravity(_ g: Vec2) {
         precondition(g.isFinite, "gravity is validated before it reaches the engine")
         if g.bitwiseEquals(currentGravity) { return }
         currentGravity = g
         cpSpaceSetGravity(space.pointer, cpv(g.x, g.y))
+        for crate in crates where cpBodyIsSleeping(crate.body) != 0 {
+            cpBodyActivate(crate.body)
+        }
+    }
+
+    /// How many crates are asleep now (`cpBodyIsSleeping`); always 0 unless the scenario
+    /// sets `world.sleepTimeThreshold`.
+    public var sleepingCrateCount: Int {
+        crates.reduce(0) { $0 + (cpBodyIsSleeping($1.body) != 0 ? 1 : 0) }
     }
 
     /// Advances the world by one fixed step of `dt` seconds.

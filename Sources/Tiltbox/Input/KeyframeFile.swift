@@ -11,7 +11,8 @@ import Foundation
 /// `units` is `"g"` (the default: `gravity` is a device-frame reading in g, CoreMotion
 /// convention, turned into world axes by the orientation and scaled by g) or `"world"`
 /// (`gravity` is already in world units/s², y up; orientation and g are not applied).
-/// `curve` (default `linear`) shapes the segment ending at its keyframe. Keyframe times
+/// `curve` (default `linear`) shapes the segment ending at its keyframe; `{"spring": {...}}`
+/// takes the keys of `SpringParameters`. Keyframe times
 /// are non-decreasing. Unknown keys are ignored so later versions can add optional ones.
 enum KeyframeFile {
     static let formatName = "tiltbox-tilt/1"
@@ -62,10 +63,14 @@ enum KeyframeFile {
             let y = try number(vector[1], path: at + ".gravity[1]", fail: fail)
             var curve = TimingCurve.linear
             if let value = item["curve"] {
-                do {
-                    curve = try TimingCurve(jsonValue: value.plainValue)
-                } catch {
-                    throw fail(at + ".curve", error.description)
+                if let springNode = value["spring"] {
+                    curve = .spring(try SpringParameters.read(springNode, path: at + ".curve.spring", file: file))
+                } else {
+                    do {
+                        curve = try TimingCurve(jsonValue: value.plainValue)
+                    } catch {
+                        throw fail(at + ".curve", error.description)
+                    }
                 }
             }
             if let previous = keyframes.last, t < previous.t {
@@ -74,6 +79,13 @@ enum KeyframeFile {
             let reading = Vec2(x, y)
             // `Vec2.zero +` makes −0 into +0 so traces print `0`.
             let gravity = Vec2.zero + (worldUnits ? reading : orientation.worldVector(fromDevice: reading) * g)
+            // Checked as used (world units, after g): a curve's overshoot, or a spring's, times
+            // the difference of two such values stays finite, so the engine never sees infinity.
+            let cap = ScenarioLoader.limits.maxGravity
+            guard abs(gravity.x) <= cap, abs(gravity.y) <= cap else {
+                throw fail(at + ".gravity", "gives a world gravity of (\(NumberFormat.shortest(gravity.x)), "
+                    + "\(NumberFormat.shortest(gravity.y))) units/s²; each component must be within ±\(NumberFormat.shortest(cap))")
+            }
             keyframes.append(Keyframe(t: t, gravity: gravity, curve: curve))
         }
         return KeyframeGravityTrack(keyframes: keyframes)
@@ -101,6 +113,97 @@ enum KeyframeFile {
             return number
         case nil: throw fail(path, "missing")
         case let other?: throw fail(path, "expected a number, found \(other.typeName)")
+        }
+    }
+}
+
+/// Reads the parameters of `{"spring": {...}}`: either CASpringAnimation's `mass`,
+/// `stiffness`, `damping`, `initialVelocity` (defaults 1, 100, 10, 0) or `response`,
+/// `dampingRatio`, `initialVelocity` (both of the first two required), never a mix.
+/// Every number must be finite and at most 1e9 in size; mass, stiffness, damping,
+/// response and dampingRatio at least 1e-6; and the spring may stray at most 1e6 times
+/// the change from its target (so a gravity it gives stays finite). Errors name the
+/// file, the line and column and the field path.
+enum SpringParameters {
+    static let physicalKeys = ["mass", "stiffness", "damping", "initialVelocity"]
+    static let responseKeys = ["response", "dampingRatio", "initialVelocity"]
+    /// The largest value any parameter may take, so ω₀ and ζ stay finite.
+    static let maxValue = 1e9
+    /// The smallest positive parameter, so ω₀ and ζ stay finite and non-zero.
+    static let minPositive = 1e-6
+    /// The largest |1 − s| a spring may reach, in multiples of the change.
+    static let maxDeviation = 1e6
+
+    static func read(_ node: JSONNode, path: String, file: String) throws(InputError) -> SpringCurve {
+        func fail(_ at: JSONNode, _ where: String, _ reason: String) -> InputError {
+            InputError(file: file, location: at.location, path: `where`, reason: reason)
+        }
+        guard let members = node.objectMembers else {
+            throw fail(node, path, "expected an object of spring parameters, got \(node.value.typeName)")
+        }
+        let keys = members.map(\.key)
+        let responseForm = keys.contains("response") || keys.contains("dampingRatio")
+        let valid = responseForm ? responseKeys : physicalKeys
+        for member in members where !valid.contains(member.key) {
+            let reason = responseForm && physicalKeys.contains(member.key)
+                ? "\"\(member.key)\" cannot be mixed with response/dampingRatio; use mass, stiffness, damping or response, dampingRatio"
+                : "unknown spring parameter \"\(member.key)\"; valid: " + valid.joined(separator: ", ")
+            throw fail(member.node, path + "." + member.key, reason)
+        }
+        func number(_ key: String, default fallback: Double?, positive: Bool) throws(InputError) -> Double {
+            guard let value = node[key] else {
+                guard let fallback else {
+                    throw fail(node, path + "." + key, "missing; the response form needs both response and dampingRatio")
+                }
+                return fallback
+            }
+            guard case .number(let x) = value.value else {
+                throw fail(value, path + "." + key, "expected a number, got \(value.value.typeName)")
+            }
+            guard x.isFinite else { throw fail(value, path + "." + key, "must be a finite number (got \(x))") }
+            if positive && !(x > 0) { throw fail(value, path + "." + key, "must be > 0 (got \(NumberFormat.shortest(x)))") }
+            if positive && x < minPositive { throw fail(value, path + "." + key, "must be at least \(NumberFormat.shortest(minPositive)) (got \(NumberFormat.shortest(x)))") }
+            if abs(x) > maxValue { throw fail(value, path + "." + key, "must be at most \(NumberFormat.shortest(maxValue)) in size (got \(NumberFormat.shortest(x)))") }
+            return x
+        }
+        let velocity = try number("initialVelocity", default: 0, positive: false)
+        let spring: SpringCurve
+        if responseForm {
+            spring = SpringCurve(response: try number("response", default: nil, positive: true),
+                                 dampingRatio: try number("dampingRatio", default: nil, positive: true),
+                                 initialVelocity: velocity)
+        } else {
+            spring = SpringCurve(mass: try number("mass", default: 1, positive: true),
+                                 stiffness: try number("stiffness", default: 100, positive: true),
+                                 damping: try number("damping", default: 10, positive: true),
+                                 initialVelocity: velocity)
+        }
+        let deviation = spring.largestDeviationBound
+        guard deviation.isFinite, deviation <= maxDeviation else {
+            throw fail(node, path, "this spring could stray up to \(NumberFormat.shortest(deviation)) times the change from its "
+                + "target (the limit is \(NumberFormat.shortest(maxDeviation))); lower initialVelocity or use a damping ratio further from 1")
+        }
+        return spring
+    }
+}
+
+extension TimingCurve {
+    /// A curve from a command-line argument: a name, or JSON as a tilt file writes a
+    /// curve (`{"spring": {...}}`, `{"cubicBezier": [...]}`). Errors name `file` (a
+    /// description of the argument) and, for JSON, the line, column and field.
+    public static func parse(argument: String, file: String) throws(InputError) -> TimingCurve {
+        guard argument.hasPrefix("{") || argument.hasPrefix("\"") else {
+            do { return try TimingCurve(name: argument) } catch {
+                throw InputError(file: file, reason: "\(error.description); names: \(TimingCurve.names.joined(separator: ", "))")
+            }
+        }
+        let node: JSONNode
+        do { node = try JSONParser.parse(argument) } catch {
+            throw InputError(file: file, location: error.location, reason: "not valid JSON: \(error.reason)")
+        }
+        if let spring = node["spring"] { return .spring(try SpringParameters.read(spring, path: "spring", file: file)) }
+        do { return try TimingCurve(jsonValue: node.plainValue) } catch {
+            throw InputError(file: file, location: node.location, reason: error.description)
         }
     }
 }

@@ -2,8 +2,10 @@
 /// `u` ∈ [0, 1] (the fraction of the segment's time gone by) to an eased fraction of
 /// the change, with f(0) = 0 and f(1) = 1.
 ///
-/// In tilt files a curve is a name (`"easeInEaseOut"`, `"hold"`, `"bounceEaseOut"`) or
-/// `{"cubicBezier": [x1, y1, x2, y2]}`.
+/// In tilt files a curve is a name (`"easeInEaseOut"`, `"hold"`, `"bounceEaseOut"`,
+/// `"easeOutBounce"`), `{"cubicBezier": [x1, y1, x2, y2]}` or `{"spring": {...}}`.
+/// A spring is the exception to "progress in, fraction out": it runs on seconds since
+/// the segment's start (`value(progress:seconds:)`).
 public enum TimingCurve: Sendable, Equatable, CustomStringConvertible {
     /// f(u) = u.
     case linear
@@ -13,8 +15,12 @@ public enum TimingCurve: Sendable, Equatable, CustomStringConvertible {
     /// A Core Animation style cubic Bézier; the named curves `easeIn`, `easeOut`,
     /// `easeInEaseOut` and `default` are Béziers too.
     case bezier(CubicBezierTiming)
-    /// One of Robert Penner's easings.
+    /// One of the AHEasing functions the Core Animation book uses (`bounceEaseOut`, ...).
+    case ahEasing(AHEasing)
+    /// One of the classic Penner curves under its easings.net name (`easeOutBounce`, ...).
     case penner(PennerEasing)
+    /// A damped spring, on real seconds since the segment's start.
+    case spring(SpringCurve)
 
     // MARK: - Core Animation's named timing functions
 
@@ -28,9 +34,12 @@ public enum TimingCurve: Sendable, Equatable, CustomStringConvertible {
     /// `kCAMediaTimingFunctionDefault`: control points (0.25, 0.1), (0.25, 1).
     public static let `default` = TimingCurve.bezier(CubicBezierTiming(uncheckedX1: 0.25, y1: 0.1, x2: 0.25, y2: 1))
 
-    /// The names accepted by `init(name:)`, Core Animation's first, then Penner's.
+    /// Core Animation's names and `hold`.
+    public static let coreAnimationNames = ["linear", "easeIn", "easeOut", "easeInEaseOut", "default", "hold"]
+
+    /// The names accepted by `init(name:)`: Core Animation's, then AHEasing's, then easings.net's.
     public static let names: [String] =
-        ["linear", "easeIn", "easeOut", "easeInEaseOut", "default", "hold"] + PennerEasing.allCases.map(\.rawValue)
+        coreAnimationNames + AHEasing.allCases.map(\.rawValue) + PennerEasing.allCases.map(\.rawValue)
 
     /// A cubic Bézier with control points (x1, y1) and (x2, y2), like
     /// `CAMediaTimingFunction(controlPoints:)`.
@@ -54,8 +63,13 @@ public enum TimingCurve: Sendable, Equatable, CustomStringConvertible {
         case "easeInEaseOut": self = .easeInEaseOut
         case "default": self = .default
         default:
-            guard let easing = PennerEasing(rawValue: name) else { throw .unknownName(name) }
-            self = .penner(easing)
+            if let easing = AHEasing(rawValue: name) {
+                self = .ahEasing(easing)
+            } else if let easing = PennerEasing(rawValue: name) {
+                self = .penner(easing)
+            } else {
+                throw .unknownName(name)
+            }
         }
     }
 
@@ -71,7 +85,7 @@ public enum TimingCurve: Sendable, Equatable, CustomStringConvertible {
         guard let object = jsonValue as? [String: Any], object.count == 1,
               let points = object["cubicBezier"] as? [Any]
         else {
-            throw .malformed("expected a curve name or {\"cubicBezier\": [x1, y1, x2, y2]}")
+            throw .malformed("expected a curve name, {\"cubicBezier\": [x1, y1, x2, y2]} or {\"spring\": {...}}")
         }
         let numbers = points.compactMap { Self.number($0) }
         guard points.count == 4, numbers.count == 4 else {
@@ -88,13 +102,24 @@ public enum TimingCurve: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The eased fraction at progress `u`, clamped to [0, 1].
+    /// The eased fraction at progress `u` (0 at or before the start, 1 at or after the end).
+    /// A spring has no progress scale: here it reads `u` as seconds; keyframe tracks call
+    /// `value(progress:seconds:)`.
     public func value(at u: Double) -> Double {
+        value(progress: u, seconds: u)
+    }
+
+    /// The fraction of a segment's change reached at progress `u` ∈ [0, 1], `seconds`
+    /// after the segment's start: springs use the seconds (and give 1 once `u` reaches 1,
+    /// the keyframe's own value), every other curve the progress.
+    public func value(progress u: Double, seconds: Double) -> Double {
         switch self {
         case .linear: return u > 0 ? min(u, 1) : 0
         case .hold: return u >= 1 ? 1 : 0
         case .bezier(let curve): return curve.value(at: u)
+        case .ahEasing(let easing): return easing.value(at: u)
         case .penner(let easing): return easing.value(at: u)
+        case .spring(let spring): return u >= 1 ? 1 : spring.value(atSeconds: seconds)
         }
     }
 
@@ -103,7 +128,9 @@ public enum TimingCurve: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .linear: return "linear"
         case .hold: return "hold"
+        case .ahEasing(let easing): return easing.rawValue
         case .penner(let easing): return easing.rawValue
+        case .spring(let spring): return spring.description
         case .bezier(let curve):
             for (name, named) in [("easeIn", Self.easeIn), ("easeOut", Self.easeOut),
                                   ("easeInEaseOut", Self.easeInEaseOut), ("default", Self.default)]

@@ -34,6 +34,7 @@ public enum ScenarioRunner {
         if let tracePath {
             let header = TraceHeader(scenario: scenario, every: options.every,
                                      duration: simulation.time(ofStep: simulation.totalSteps), tilt: tiltName,
+                                     space: simulation.world.spaceSettings,
                                      source: source?.relativized(toTrace: tracePath))
             let w = try TraceWriter(path: tracePath, header: header)
             writer = w

@@ -1,8 +1,11 @@
 extension TraceHeader {
     /// The header of a trace of `scenario`: body ids in crate order, the step length,
-    /// the broad phase, what a renderer needs to draw the world, and the self-describing
-    /// keys: this version, `source` (when given) and this machine's platform fingerprint.
-    public init(scenario: Scenario, every: Int, duration: Double, tilt: String? = nil, source: Source? = nil) {
+    /// the broad phase, what a renderer needs to draw the world, the effective space
+    /// settings (`space`, read back from the run's own world, or when `nil` from a space
+    /// set up exactly as `World` sets up its own), and the self-describing keys: this
+    /// version, `source` (when given) and this machine's platform fingerprint.
+    public init(scenario: Scenario, every: Int, duration: Double, tilt: String? = nil, space: SpaceSettings? = nil,
+                source: Source? = nil) {
         self.init(
             scenario: scenario.name,
             spatialIndex: scenario.world.spatialIndex.traceName,
@@ -16,6 +19,7 @@ extension TraceHeader {
             duration: duration,
             tilt: tilt,
             masses: scenario.crates.map(\.mass),
+            space: space ?? SpaceSettings.effective(for: scenario.world),
             tiltbox: TiltboxVersion.current,
             source: source,
             platform: .current)

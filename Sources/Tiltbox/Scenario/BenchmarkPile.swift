@@ -2,7 +2,8 @@
 /// (side 20, mass 1, friction 0.7, elasticity 0.2) on a grid of pitch 22 just above the
 /// floor of a square box of side `40·√n + 200` (walls of radius 1, friction 0.7,
 /// elasticity 0.2), `ceil(√n)` columns centred in the box, each crate's x jittered by
-/// up to ±1 from SplitMix64; gravity (0, −500), 120 Hz, 10 solver iterations, 10 s.
+/// up to ±1 from SplitMix64; gravity (0, −500), 120 Hz, 10 s, and no space setting:
+/// Chipmunk's own defaults (10 solver iterations, collision slop `0.1f`, ...).
 ///
 /// `Sources/CReferencePile` builds the same scene with raw Chipmunk calls; every
 /// formula here has a twin there, and a test checks both give the same positions and
@@ -47,11 +48,29 @@ public enum BenchmarkPile {
         return Scenario(
             name: "bench-pile-\(n)",
             description: "\(n) crates dropped as a block into a box (the benchmark pile)",
-            world: WorldSettings(size: Vec2(w, w), gravity: Vec2(0, -500), iterations: 10,
-                                 damping: 1, collisionSlop: 0.1, spatialIndex: .bbtree),
+            world: WorldSettings(size: Vec2(w, w), gravity: Vec2(0, -500), spatialIndex: .bbtree),
             timestep: TimestepSettings(hz: 120, maxStepsPerFrame: 8),
             duration: 10,
             walls: WallSettings(box: true, radius: 1, friction: 0.7, elasticity: 0.2),
             crates: crates)
+    }
+
+    /// The pile as a `tiltbox-scenario/1` file that sets no space setting, numbers in
+    /// shortest round-trip form, so `tiltbox run` reads back bit-identical positions.
+    public static func scenarioJSON(n: Int, seed: UInt64 = defaultSeed) -> String {
+        let s = scenario(n: n, seed: seed)
+        let f = NumberFormat.shortest
+        var lines: [String] = []
+        lines.append("{\n  \"format\": \"tiltbox-scenario/1\",\n  \"name\": \"\(s.name)\",\n  \"description\": \"\(s.description)\",")
+        lines.append("  \"world\": { \"size\": [\(f(s.world.size.x)), \(f(s.world.size.y))], \"gravity\": [\(f(s.world.gravity.x)), \(f(s.world.gravity.y))], \"spatialIndex\": \"bbtree\" },")
+        lines.append("  \"timestep\": { \"hz\": 120, \"maxStepsPerFrame\": 8 },\n  \"duration\": 10,")
+        lines.append("  \"walls\": { \"box\": true, \"radius\": 1, \"friction\": 0.7, \"elasticity\": 0.2 },")
+        lines.append("  \"crates\": [")
+        let crates = s.crates.map { c in
+            "    { \"id\": \"\(c.id)\", \"position\": [\(f(c.position.x)), \(f(c.position.y))], \"size\": [20, 20], \"mass\": 1, \"friction\": 0.7, \"elasticity\": 0.2 }"
+        }
+        lines.append(crates.joined(separator: ",\n"))
+        lines.append("  ]\n}")
+        return lines.joined(separator: "\n") + "\n"
     }
 }

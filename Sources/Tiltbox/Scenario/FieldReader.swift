@@ -166,6 +166,11 @@ struct ObjectReader {
         return try reader.number(node, path(key), bounds)
     }
 
+    func optionalInteger(_ key: String, min: Int, max: Int) throws(InputError) -> Int? {
+        guard let node = self[key] else { return nil }
+        return try reader.integer(node, path(key), min: min, max: max)
+    }
+
     func integer(_ key: String, default fallback: Int?, min: Int, max: Int) throws(InputError) -> Int {
         guard let node = try member(key, required: fallback == nil) else { return fallback ?? 0 }
         return try reader.integer(node, path(key), min: min, max: max)

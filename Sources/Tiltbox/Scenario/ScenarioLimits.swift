@@ -31,6 +31,8 @@ public struct ScenarioLimits: Sendable, Equatable {
     public let maxHz = 100_000.0
     /// Most solver iterations per step (`world.iterations`, at least 1).
     public let maxIterations = 1_000
+    /// Most steps a contact is kept after separation (`world.collisionPersistence`, at least 0).
+    public let maxCollisionPersistence = 10_000
     /// Highest `timestep.maxStepsPerFrame` (at least 1).
     public let maxStepsPerFrame = 10_000
 

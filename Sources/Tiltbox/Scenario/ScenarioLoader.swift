@@ -112,7 +112,8 @@ public enum ScenarioLoader {
 
     static let topKeys = ["format", "name", "description", "world", "timestep", "duration",
                           "walls", "segments", "crates", "grids", "tilt"]
-    static let worldKeys = ["size", "gravity", "iterations", "damping", "collisionSlop", "spatialIndex"]
+    static let worldKeys = ["size", "gravity", "iterations", "damping", "collisionSlop", "collisionBias",
+                             "collisionPersistence", "sleepTimeThreshold", "idleSpeedThreshold", "spatialIndex"]
     static let timestepKeys = ["hz", "maxStepsPerFrame"]
     static let wallKeys = ["box", "radius", "friction", "elasticity"]
     static let segmentKeys = ["from", "to", "radius", "friction", "elasticity"]
@@ -174,14 +175,20 @@ public enum ScenarioLoader {
         return scenario
     }
 
+    /// The space settings are read only when present: an absent key stays `nil`, and the
+    /// engine then leaves Chipmunk's own default in place.
     private static func worldSettings(_ object: ObjectReader) throws(InputError) -> WorldSettings {
         let defaults = WorldSettings(size: .zero)
         return try WorldSettings(
             size: object.vec2("size", default: nil, .positive(max: limits.maxWorldSize)),
             gravity: object.vec2("gravity", default: defaults.gravity, .magnitude(limits.maxGravity)),
-            iterations: object.integer("iterations", default: defaults.iterations, min: 1, max: limits.maxIterations),
-            damping: object.number("damping", default: defaults.damping, .closed(0, 1)),
-            collisionSlop: object.number("collisionSlop", default: defaults.collisionSlop, .nonNegative(max: limits.maxRadius)),
+            iterations: object.optionalInteger("iterations", min: 1, max: limits.maxIterations),
+            damping: object.optionalNumber("damping", .closed(0, 1)),
+            collisionSlop: object.optionalNumber("collisionSlop", .nonNegative(max: limits.maxRadius)),
+            collisionBias: object.optionalNumber("collisionBias", .closed(0, 1)),
+            collisionPersistence: object.optionalInteger("collisionPersistence", min: 0, max: limits.maxCollisionPersistence),
+            sleepTimeThreshold: object.optionalNumber("sleepTimeThreshold", .nonNegative(max: limits.maxDuration)),
+            idleSpeedThreshold: object.optionalNumber("idleSpeedThreshold", .nonNegative(max: limits.maxSpeed)),
             spatialIndex: spatialIndex(object)
         )
     }

@@ -117,6 +117,18 @@ public final class Simulation {
         return finished ?? .complete
     }
 
+    /// Ends the run as `complete` at the step reached, as if the run had been asked for
+    /// exactly that many steps: records the step reached unless it is already recorded
+    /// (step 0 and every `every`-th step are), so the trace ends where a replay with that
+    /// duration ends. `tiltbox record` does this when the user quits with `q`.
+    /// A no-op once the run has ended.
+    public func concludeAtCurrentStep() throws {
+        guard finished == nil else { return }
+        let reached = stepper.stepCount
+        if reached > 0 && reached % every != 0 { try emit(step: reached) }
+        finished = .complete
+    }
+
     /// Marks the run as interrupted (for loops driven from outside, like the live view).
     public func interrupt() {
         if finished == nil { finished = .interrupted }

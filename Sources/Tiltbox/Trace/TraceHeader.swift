@@ -3,9 +3,10 @@
 /// The required part is exactly FORMATS.md §3's header, written with its keys in this
 /// order: `format`, `scenario`, `engine`, `spatialIndex`, `dt`, `every`, `fields`,
 /// `bodies`. The optional keys after them (`world`, `segments`, `sizes`, `hz`,
-/// `duration`, `tilt`, `masses`) let a later renderer draw a trace without its scenario; each is
-/// omitted when `nil`, and readers ignore keys they do not know, so adding more stays
-/// compatible. The self-describing keys (`tiltbox`, `source`, `platform`) come last.
+/// `duration`, `tilt`, `masses`) let a later renderer draw a trace without its scenario, and
+/// `space` records the space settings that ran; each is omitted when `nil`, and readers ignore
+/// keys they do not know, so adding more stays compatible. The self-describing keys
+/// (`tiltbox`, `source`, `platform`) come last.
 public struct TraceHeader: Hashable, Sendable {
     /// The format tag every trace starts with.
     public static let currentFormat = "tiltbox-trace/1"
@@ -57,6 +58,10 @@ public struct TraceHeader: Hashable, Sendable {
     /// Each body's mass, in header body order: with `sizes` (moment of inertia
     /// m·(w² + h²)/12, the box formula) it gives kinetic energy to renderers.
     public var masses: [Double]?
+    /// The effective Chipmunk space settings of the run, read back from the space
+    /// (`"space":{"iterations":10,"damping":1,"collisionSlop":0.10000000149011612,...}`;
+    /// a sleep time threshold of infinity, sleeping off, is written as `null`).
+    public var space: SpaceSettings?
 
     // MARK: Self-describing keys (see TraceHeader+Provenance.swift)
 
@@ -83,6 +88,7 @@ public struct TraceHeader: Hashable, Sendable {
         duration: Double? = nil,
         tilt: String? = nil,
         masses: [Double]? = nil,
+        space: SpaceSettings? = nil,
         tiltbox: String? = nil,
         source: Source? = nil,
         platform: Platform? = nil
@@ -102,6 +108,7 @@ public struct TraceHeader: Hashable, Sendable {
         self.duration = duration
         self.tilt = tilt
         self.masses = masses
+        self.space = space
         self.tiltbox = tiltbox
         self.source = source
         self.platform = platform
@@ -181,6 +188,20 @@ public struct TraceHeader: Hashable, Sendable {
                 out.append(number: mass)
             }
             out.append("]")
+        }
+        if let space {
+            out.append(",\"space\":{")
+            for (i, setting) in space.namedValues.enumerated() {
+                if i > 0 { out.append(",") }
+                out.append(string: setting.name)
+                out.append(":")
+                if setting.value.isInfinite {
+                    out.append("null") // JSON has no infinity, and traces hold no non-finite number
+                } else {
+                    out.append(number: setting.value)
+                }
+            }
+            out.append("}")
         }
         appendProvenance(to: &out)
         out.append("}\n")

@@ -275,12 +275,35 @@ private struct LineParser {
             }
             header.masses = masses
         }
+        if let spaceNode = node["space"] { header.space = try space(spaceNode) }
         do {
             try header.readProvenance(from: node)
         } catch {
             throw self.error(at: error.node, path: error.path, reason: error.reason)
         }
         return header
+    }
+
+    /// The optional `space` object: every setting a number (`sleepTimeThreshold` may be
+    /// `null`, infinity: sleeping off); an object missing a setting, or naming another, is accepted and
+    /// ignored as a whole (a later version may record more or fewer).
+    func space(_ node: JSONNode) throws(InputError) -> SpaceSettings? {
+        guard node.objectMembers != nil else {
+            throw error(at: node, path: "space", reason: "expected an object, got \(node.value.typeName)")
+        }
+        func value(_ name: String) throws(InputError) -> Double? {
+            guard let member = node[name] else { return nil }
+            if name == "sleepTimeThreshold", case .null = member.value { return .infinity }
+            return try number(member, "space.\(name)")
+        }
+        guard let iterations = try value("iterations"), let damping = try value("damping"),
+              let slop = try value("collisionSlop"), let bias = try value("collisionBias"),
+              let persistence = try value("collisionPersistence"), let sleep = try value("sleepTimeThreshold"),
+              let idle = try value("idleSpeedThreshold"),
+              let iterationCount = Int(exactly: iterations), let persistenceCount = Int(exactly: persistence)
+        else { return nil }
+        return SpaceSettings(iterations: iterationCount, damping: damping, collisionSlop: slop, collisionBias: bias,
+                             collisionPersistence: persistenceCount, sleepTimeThreshold: sleep, idleSpeedThreshold: idle)
     }
 
     // MARK: Records

@@ -20,6 +20,9 @@ public struct LiveViewOptions: Sendable {
     /// What the run is made from, for the trace header (not written in interactive mode,
     /// whose gravity comes from the keys).
     public var traceSource: TraceHeader.Source?
+    /// `q` (or Esc) ends the run as `complete` at the last step taken instead of
+    /// `interrupted` (`tiltbox record`: quitting is how a recording is stopped).
+    public var quitCompletes = false
 
     public init() {}
 }
@@ -88,6 +91,7 @@ public final class LiveView {
             let header = TraceHeader(scenario: scenario, every: options.every,
                                      duration: simulation.time(ofStep: simulation.totalSteps),
                                      tilt: options.interactive ? "live" : nil,
+                                     space: simulation.world.spaceSettings,
                                      source: options.interactive ? nil : options.traceSource?.relativized(toTrace: path))
             writer = try TraceWriter(path: path, header: header)
         }
@@ -210,6 +214,7 @@ public final class LiveView {
     }
 
     private func finish(quitByKey: Bool) throws -> LiveResult {
+        if quitByKey && options.quitCompletes { try simulation.concludeAtCurrentStep() }
         if simulation.outcome == nil { simulation.interrupt() }
         let outcome = simulation.outcome ?? .interrupted
         let s = simulation.stepper

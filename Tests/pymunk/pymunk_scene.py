@@ -1,0 +1,88 @@
+"""Builds a Tiltbox scene in pymunk, step for step as Tiltbox's World does, and prints
+body states as exact hex floats.
+
+Input (JSON file, every number a hex float string as Swift's "%a" writes it):
+  {"spatialIndex": null | [cellSize, count], "space": {name: value, ...} (only the settings
+   the scenario sets), "gravity": [gx, gy], "dt": dt, "every": K,
+   "segments": [[ax, ay, bx, by, radius, friction, elasticity], ...],
+   "crates": [[x, y, w, h, angle, mass, friction, elasticity, vx, vy, w], ...],
+   "gravityAtStep": [[gx, gy], ...] (one per step)}
+Output: one line per recorded step (0, every K-th, the last): the step number, then
+each body's x y angle vx vy w as float.hex, space separated.
+"""
+import json
+import sys
+
+import pymunk
+
+
+def f(text):
+    return float.fromhex(text)
+
+
+def main(path):
+    with open(path) as handle:
+        scene = json.load(handle)
+    space = pymunk.Space()
+    if scene["spatialIndex"] is not None:
+        cell, count = scene["spatialIndex"]
+        space.use_spatial_hash(f(cell), int(f(count)))
+    names = {"iterations": "iterations", "damping": "damping", "collisionSlop": "collision_slop",
+             "collisionBias": "collision_bias", "collisionPersistence": "collision_persistence",
+             "sleepTimeThreshold": "sleep_time_threshold", "idleSpeedThreshold": "idle_speed_threshold"}
+    for name, value in scene["space"].items():
+        number = f(value)
+        if name in ("iterations", "collisionPersistence"):
+            number = int(number)
+        setattr(space, names[name], number)
+    gravity = (f(scene["gravity"][0]), f(scene["gravity"][1]))
+    space.gravity = gravity
+    for ax, ay, bx, by, radius, friction, elasticity in scene["segments"]:
+        segment = pymunk.Segment(space.static_body, (f(ax), f(ay)), (f(bx), f(by)), f(radius))
+        segment.friction = f(friction)
+        segment.elasticity = f(elasticity)
+        space.add(segment)
+    bodies = []
+    for x, y, w, h, angle, mass, friction, elasticity, vx, vy, spin in scene["crates"]:
+        size = (f(w), f(h))
+        body = pymunk.Body(f(mass), pymunk.moment_for_box(f(mass), size))
+        body.position = (f(x), f(y))
+        body.angle = f(angle)
+        body.velocity = (f(vx), f(vy))
+        body.angular_velocity = f(spin)
+        shape = pymunk.Poly.create_box(body, size, 0)
+        shape.friction = f(friction)
+        shape.elasticity = f(elasticity)
+        space.add(body)
+        space.add(shape)
+        bodies.append(body)
+
+    dt = f(scene["dt"])
+    every = int(f(scene["every"]))
+    steps = [(f(gx), f(gy)) for gx, gy in scene["gravityAtStep"]]
+    out = sys.stdout
+
+    def emit(step):
+        values = [str(step)]
+        for b in bodies:
+            p, v = b.position, b.velocity
+            values += [p.x.hex(), p.y.hex(), b.angle.hex(), v.x.hex(), v.y.hex(), b.angular_velocity.hex()]
+        out.write(" ".join(values) + "\n")
+
+    emit(0)
+    for n, g in enumerate(steps):
+        # As Tiltbox: gravity only when it changes, then wake every body still asleep, in order.
+        if g[0].hex() != gravity[0].hex() or g[1].hex() != gravity[1].hex():
+            gravity = g
+            space.gravity = g
+            for b in bodies:
+                if b.is_sleeping:
+                    b.activate()
+        space.step(dt)
+        reached = n + 1
+        if reached % every == 0 or reached == len(steps):
+            emit(reached)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

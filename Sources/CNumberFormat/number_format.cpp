@@ -109,7 +109,10 @@ __attribute__((always_inline)) inline char *format_one(double value, char *out) 
     }
     double magnitude;
     std::memcpy(&magnitude, &magnitude_bits, sizeof magnitude);
-    auto decimal = fmt::detail::dragonbox::to_decimal(magnitude);
+    // Inlined at the call too: `flatten` alone leaves the call in position-independent
+    // code (SwiftPM builds with -fPIC), 8 instructions a number.
+    fmt::detail::dragonbox::decimal_fp<double> decimal;
+    [[clang::always_inline]] decimal = fmt::detail::dragonbox::to_decimal(magnitude);
     uint64_t significand = decimal.significand;
     int exponent = decimal.exponent;
     while (significand % 10 == 0) { // Dragonbox usually strips these already

@@ -47,7 +47,7 @@ let package = Package(
         .executableTarget(name: "tiltbox-leakcheck", dependencies: ["Tiltbox"]),
         .executableTarget(
             name: "tiltbox-bench",
-            dependencies: ["Tiltbox", "CReferencePile"]
+            dependencies: ["Tiltbox", "CReferencePile", "CNumberFormat"]
         ),
         .testTarget(name: "EngineTests", dependencies: ["Tiltbox"]),
         .testTarget(name: "BenchSceneTests", dependencies: ["Tiltbox", "CReferencePile"]),

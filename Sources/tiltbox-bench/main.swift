@@ -7,10 +7,18 @@
 // per pair, then the median is taken. Building the worlds is not timed. Every run must
 // end with the same state hash as the C loop: the wrapper must not change the physics.
 //
+// `--only numbers` measures the trace writer's number formatter alone: it runs the pile
+// for `--steps` steps keeping every record's states (not timed), then formats them all
+// as the trace writer does, `--pairs` times, and prints the median nanoseconds per
+// double. Under `valgrind --tool=callgrind --toggle-collect=tiltbox_format_states` with
+// `--pairs 1`, the collected instructions divided by the doubles printed are the
+// formatter's instructions per double.
+//
 //   tiltbox-bench [--sizes 100,1000,5000,10000] [--pairs 5] [--steps 1200]
-//                 [--hash CELL:COUNT] [--write-scenario N] [--only c|none|full|every10]
+//                 [--hash CELL:COUNT] [--write-scenario N] [--only c|none|full|every10|numbers]
 //   (or BENCH_SIZES, BENCH_PAIRS, BENCH_STEPS, BENCH_HASH in the environment)
 
+import CNumberFormat
 import CReferencePile
 import Tiltbox
 #if canImport(Glibc)
@@ -26,7 +34,8 @@ struct Options {
     var hash: (cellSize: Double, count: Int)?
     var writeScenario: Int?
     /// Run one variant once (`c`, `none`, `full`, `every10`) and print nothing but its
-    /// hash: for counting instructions under `valgrind --tool=callgrind`.
+    /// hash: for counting instructions under `valgrind --tool=callgrind`. `numbers` times
+    /// the number formatter alone on the pile's values.
     var only: String?
 
     static func parse() -> Options {
@@ -54,7 +63,7 @@ struct Options {
             case "--steps": o.steps = Int(value) ?? bad("--steps \(value)")
             case "--hash": o.hash = hashSpec(value) ?? bad("--hash \(value)")
             case "--write-scenario": o.writeScenario = Int(value) ?? bad("--write-scenario \(value)")
-            case "--only" where ["c", "none", "full", "every10"].contains(value): o.only = value
+            case "--only" where ["c", "none", "full", "every10", "numbers"].contains(value): o.only = value
             default: usage("unknown option \(flag)")
             }
         }
@@ -73,7 +82,7 @@ func warn(_ text: String) {
 func bad<T>(_ problem: String) -> T { usage(problem) }
 
 func usage(_ problem: String) -> Never {
-    warn("tiltbox-bench: \(problem)\nusage: tiltbox-bench [--sizes 100,1000,5000,10000] [--pairs 5] [--steps 1200] [--hash CELL:COUNT] [--write-scenario N]\n")
+    warn("tiltbox-bench: \(problem)\nusage: tiltbox-bench [--sizes 100,1000,5000,10000] [--pairs 5] [--steps 1200] [--hash CELL:COUNT] [--write-scenario N] [--only c|none|full|every10|numbers]\n")
     exit(2)
 }
 
@@ -161,6 +170,44 @@ func runTiltbox(_ scenario: Scenario, steps: Int, every: Int?, tracePath: String
                      traceBytes: writer?.bytesWritten ?? 0)
 }
 
+// MARK: - Number formatter
+
+/// Keeps every record's states (the values a full trace writes).
+final class StatesCollector: RecordSink {
+    var records: [[Double]] = []
+    func record(step: Int, time: Double, gravity: Vec2, states: UnsafeBufferPointer<Double>) throws {
+        records.append(Array(states))
+    }
+}
+
+/// The pile's values over `steps` steps, formatted `repeats` times by the trace writer's
+/// formatter (`tiltbox_format_states`, six values per body, one call per record, as the
+/// writer calls it); the median time per double.
+func benchNumbers(n: Int, steps: Int, repeats: Int) throws -> (doubles: Int, bytes: Int, nanosecondsPerDouble: Double) {
+    let scenario = BenchmarkPile.scenario(n: n)
+    let simulation = Simulation(scenario: scenario, track: ConstantGravity(scenario.world.gravity), totalSteps: steps, every: 1)
+    let collector = StatesCollector()
+    simulation.addSink(collector)
+    var clock = SteadyClock(hz: 60)
+    guard try simulation.run(clock: &clock, shouldStop: { false }) == .complete else { fatalError("pile run did not complete") }
+    let doubles = collector.records.reduce(0) { $0 + $1.count }
+    let longest = collector.records.map(\.count).max() ?? 0
+    let capacity = longest * (Int(TILTBOX_FORMAT_DOUBLE_MAX) + 1) + 2 * (longest / 6) + Int(TILTBOX_FORMAT_SLACK)
+    let out = UnsafeMutablePointer<CChar>.allocate(capacity: capacity)
+    defer { out.deallocate() }
+    var times: [Double] = []
+    var bytes = 0
+    for _ in 0..<repeats {
+        bytes = 0
+        let start = nowNanoseconds()
+        for record in collector.records {
+            bytes += record.withUnsafeBufferPointer { tiltbox_format_states($0.baseAddress!, $0.count, 6, out) }
+        }
+        times.append(Double(nowNanoseconds() - start) / Double(doubles))
+    }
+    return (doubles, bytes, median(times))
+}
+
 // MARK: - Scenario file
 
 /// The pile as a `tiltbox-scenario/1` file (see `BenchmarkPile.scenarioJSON`).
@@ -182,6 +229,14 @@ _ = World(scenario: BenchmarkPile.scenario(n: 1))
 
 let tracePath = "/tmp/tiltbox-bench-\(getpid()).jsonl"
 defer { unlink(tracePath) }
+
+if options.only == "numbers" {
+    for n in options.sizes {
+        let result = try benchNumbers(n: n, steps: options.steps, repeats: options.pairs)
+        print("N=\(n) numbers: \(result.doubles) doubles, \(result.bytes) bytes, \(fmt(result.nanosecondsPerDouble, 1)) ns/double (median of \(options.pairs))")
+    }
+    exit(0)
+}
 
 if let only = options.only {
     for n in options.sizes {

@@ -33,25 +33,70 @@ import Tiltbox
         }
         if v.isFinite { values.append(v) }
     }
-    while values.count % 6 != 0 { values.append(0) }
-
-    let dir = try makeTemporaryDirectory()
-    let path = dir + "/fast.jsonl"
-    let header = TraceHeader(scenario: "fast", spatialIndex: "bbtree", dt: 1, every: 1,
-                             bodies: (0..<(values.count / 6)).map { "b\($0)" })
-    let writer = try TraceWriter(path: path, header: header)
-    try writer.writeRecord(step: 0, t: 0, gravity: Vec2(0, 0), states: values)
-    try writer.finish(.complete(steps: 0, simTime: 0, droppedTime: 0))
-    let line = try fileLines(path)[1]
-    let prefix = #"{"step":0,"t":0,"g":[0,0],"s":[["#
-    #expect(line.hasPrefix(prefix) && line.hasSuffix("]]}"))
-    let written = line.dropFirst(prefix.count).dropLast(3)
-        .replacingOccurrences(of: "],[", with: ",").split(separator: ",")
+    let written = try numbersAsTheTraceWriterWritesThem(values)
     #expect(written.count == values.count)
     var mismatches = 0
-    for (text, value) in zip(written, values) where String(text) != NumberFormat.shortest(value) {
+    for (text, value) in zip(written, values) where text != NumberFormat.shortest(value) {
         mismatches += 1
         if mismatches <= 5 { Issue.record("\(value.bitPattern): wrote \(text), Swift gives \(NumberFormat.shortest(value))") }
     }
     #expect(mismatches == 0)
+}
+
+/// The fast formatter takes a different path for each form of the text (exponential
+/// below 1e-4 and above 2^53, `0.000ddd`, `ddd.ddd`, integral `ddd000`), copies fixed
+/// blocks of 16 bytes and writes 17 digits at most: check the values on each side of
+/// every switch, with the text written out, and against Swift's description.
+@Test func fastFormatterKeepsSwiftsLayoutAtEveryFormBoundary() throws {
+    let two53 = 9007199254740992.0
+    let expected: [(Double, String)] = [
+        // Zero and its sign.
+        (0, "0"), (-0.0, "-0"),
+        // 1e-4: the smallest positional value; below it, exponential.
+        (1e-4, "0.0001"), (0.0001.nextDown, "9.999999999999999e-05"), (0.0001.nextUp, "0.00010000000000000002"),
+        (-1e-4, "-0.0001"), (1e-5, "1e-05"), (0.00012345678901234567, "0.00012345678901234567"),
+        // 2^53: the largest positional value; above it, exponential.
+        (two53, "9007199254740992"), (two53.nextDown, "9007199254740991"), (two53.nextUp, "9.007199254740994e+15"),
+        (-two53, "-9007199254740992"), (4503599627370495.5, "4503599627370495.5"),
+        // Subnormals and the extremes.
+        (5e-324, "5e-324"), (-5e-324, "-5e-324"), (2.225073858507201e-308, "2.225073858507201e-308"),
+        (2.2250738585072014e-308, "2.2250738585072014e-308"), (1.7976931348623157e308, "1.7976931348623157e+308"),
+        (-1.7976931348623157e308, "-1.7976931348623157e+308"),
+        // Powers of ten on both sides of each switch.
+        (1e-100, "1e-100"), (1e-10, "1e-10"), (0.001, "0.001"), (0.01, "0.01"), (0.1, "0.1"), (1, "1"), (10, "10"),
+        (1e15, "1000000000000000"), (1e16, "1e+16"), (1e22, "1e+22"), (1e100, "1e+100"),
+        // Seventeen significant digits in every position of the point.
+        (0.1 + 0.2, "0.30000000000000004"), (1.0.nextUp, "1.0000000000000002"), (123.45678901234568, "123.45678901234568"),
+        (-0.0012345678901234567, "-0.0012345678901234567"), (1.2345678901234568e-5, "1.2345678901234568e-05"),
+        (12345678901234567e290, "1.2345678901234567e+306"),
+        // Integral values: no ".0", trailing zeros written out.
+        (12, "12"), (-500, "-500"), (120000, "120000"), (123456789012345, "123456789012345"),
+    ]
+    let written = try numbersAsTheTraceWriterWritesThem(expected.map(\.0))
+    try #require(written.count == expected.count)
+    for ((value, text), got) in zip(expected, written) {
+        #expect(got == text, "\(value.bitPattern): wrote \(got), expected \(text)")
+        #expect(got == NumberFormat.shortest(value), "\(value.bitPattern): wrote \(got), Swift gives \(NumberFormat.shortest(value))")
+    }
+}
+
+/// Writes `values` as the bodies of one trace record (six per body, padded with 0) and
+/// returns the numbers as the file holds them, in order, without the padding.
+private func numbersAsTheTraceWriterWritesThem(_ values: [Double]) throws -> [String] {
+    var padded = values
+    while padded.count % 6 != 0 { padded.append(0) }
+    let dir = try makeTemporaryDirectory()
+    let path = dir + "/fast.jsonl"
+    let header = TraceHeader(scenario: "fast", spatialIndex: "bbtree", dt: 1, every: 1,
+                             bodies: (0..<(padded.count / 6)).map { "b\($0)" })
+    let writer = try TraceWriter(path: path, header: header)
+    try writer.writeRecord(step: 0, t: 0, gravity: Vec2(0, 0), states: padded)
+    try writer.finish(.complete(steps: 0, simTime: 0, droppedTime: 0))
+    let line = try fileLines(path)[1]
+    let prefix = #"{"step":0,"t":0,"g":[0,0],"s":[["#
+    #expect(line.hasPrefix(prefix) && line.hasSuffix("]]}"))
+    let numbers = line.dropFirst(prefix.count).dropLast(3)
+        .replacingOccurrences(of: "],[", with: ",").split(separator: ",").map(String.init)
+    #expect(numbers.count == padded.count)
+    return Array(numbers.prefix(values.count))
 }

@@ -51,6 +51,7 @@ extension TiltboxCommand {
 
         func run() throws {
             let loaded = try ScenarioSource.load(scenario)
+            loaded.printWarnings()
             if html == nil, try view.showsTerminal(trace: trace) {
                 let tilt = tiltOptions.gravityInput
                 let live = try LiveSession.options(

@@ -37,10 +37,12 @@ extension TiltboxCommand {
         func run() throws {
             let loaded = try TiltFile.load(path: file, orientation: orientation, g: g, interpolation: interpolate, convention: convention)
             let end = max(loaded.endTime, 0)
-            let rows = Int((end / every).rounded(.down)) + 1
-            guard rows <= Self.maxRows else {
-                throw ValidationError("--every \(every) gives \(rows) rows over \(end) s; the limit is \(Self.maxRows)")
+            // Counted as a Double first: 1e303 s of samples at --every 1e-300 is no Int.
+            let rowCount = (end / every).rounded(.down) + 1
+            guard rowCount <= Double(Self.maxRows) else {
+                throw ValidationError("--every \(every) gives \(NumberFormat.shortest(rowCount)) rows over \(end) s; the limit is \(Self.maxRows)")
             }
+            let rows = Int(rowCount)
             var out = "t,gx,gy\n"
             for n in 0..<rows {
                 let t = Double(n) * every

@@ -38,6 +38,7 @@ extension TiltboxCommand {
         private func check(_ file: String) throws -> String {
             if FileKind.isScenario(file) {
                 let scenario = try ScenarioLoader.load(path: file)
+                ScenarioSource.printWarnings(for: scenario, label: file)
                 var line = "ok: \(file): scenario '\(scenario.name)', \(scenario.crates.count) crates, \(scenario.allSegments.count) static segments, \(scenario.totalSteps) steps of \(NumberFormat.shortest(scenario.timestep.dt)) s, \(scenario.world.spatialIndex.traceName)"
                 var input = tiltOptions.gravityInput
                 input.file = nil // check the scenario's own tilt file

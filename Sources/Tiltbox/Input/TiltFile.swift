@@ -130,7 +130,7 @@ public enum TiltFile {
             return LoadedTilt(track: track, format: .keyframes, source: name, count: track.keyframes.count,
                               startTime: track.keyframes[0].t, endTime: track.keyframes[track.keyframes.count - 1].t)
         }
-        guard let table = DelimitedText(String(decoding: data, as: UTF8.self)) else {
+        guard let table = try DelimitedText.read(data, file: name) else {
             throw InputError(file: name, line: 1, reason: "empty file (only blank and comment lines)")
         }
         let layout = try TiltCSVLayout.recognise(table.header, file: name,
@@ -141,7 +141,8 @@ public enum TiltFile {
         case .phyphox: convention = .android
         case .sensorLogger: convention = try sensorLoggerConvention(options.convention, metadata: metadata, file: name)
         }
-        let samples = try layout.samples(from: table, file: name) { value in
+        let samples = try layout.samples(from: table, file: name, orientation: options.orientation,
+                                         g: options.g) { value in
             convention?.toCoreMotionG(value) ?? value
         }
         let track = SampledGravityTrack(samples: samples, orientation: options.orientation, g: options.g,
@@ -159,7 +160,7 @@ public enum TiltFile {
             throw InputError(file: file, reason: "no Metadata.csv beside this Sensor Logger file to tell "
                             + "the platform's sign convention; pass --convention ios|android")
         }
-        guard let table = DelimitedText(String(decoding: data, as: UTF8.self)) else {
+        guard let table = try DelimitedText.read(data, file: name) else {
             throw InputError(file: name, line: 1, reason: "empty file")
         }
         let columns = table.header.cells.map { $0.lowercased() }
@@ -167,7 +168,7 @@ public enum TiltFile {
             throw InputError(file: name, line: table.header.number,
                             reason: "missing column 'platform'; pass --convention ios|android")
         }
-        guard let row = table.rows.first, column < row.cells.count else {
+        guard let row = try table.firstRow(), column < row.cells.count else {
             throw InputError(file: name, line: table.header.number + 1,
                             reason: "no platform value; pass --convention ios|android")
         }

@@ -28,8 +28,9 @@ extension TiltboxCommand {
         func run() throws {
             // Digests are not checked here: a hand-edited trace should show where it
             // differs, not be refused as corrupt.
-            let traceA = try TraceReader.read(path: a, verifyDigest: false)
-            let traceB = try TraceReader.read(path: b, verifyDigest: false)
+            // Both traces are read one record at a time: memory for one record per side.
+            let traceA = try TraceStream(path: a, verifyDigest: false)
+            let traceB = try TraceStream(path: b, verifyDigest: false)
             try TraceVerdict.report(TraceDiff.compare(traceA, traceB, tolerance: tolerance))
         }
     }

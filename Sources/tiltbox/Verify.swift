@@ -30,12 +30,15 @@ extension TiltboxCommand {
 
         func run() throws {
             let loaded = try ScenarioSource.load(scenario)
-            let reference = try TraceReader.read(path: against, verifyDigest: false)
-            let steps = reference.end?.steps ?? reference.records.last?.step ?? loaded.scenario.totalSteps
+            // A first pass over the reference, one record at a time, finds how far it ran.
+            let scan = try TraceStream(path: against, verifyDigest: false)
+            var lastStep: Int?
+            while let record = try scan.next() { lastStep = record.step }
+            let steps = scan.end?.steps ?? lastStep ?? loaded.scenario.totalSteps
             guard steps >= 1, steps <= ScenarioLoader.limits.maxTotalSteps else {
                 throw InputError(file: against, reason: "the reference trace ran \(steps) steps; cannot re-run that")
             }
-            let options = RunOptions(every: max(reference.header.every, 1), totalSteps: steps)
+            let options = RunOptions(every: max(scan.header.every, 1), totalSteps: steps)
             let gravity = try tiltOptions.gravityInput.resolve(for: loaded.scenario)
             let temporary = FileManager.default.temporaryDirectory
                 .appendingPathComponent("tiltbox-verify-\(getpid())-\(UInt64(RealTimeClock.now() * 1e6)).jsonl").path
@@ -44,7 +47,8 @@ extension TiltboxCommand {
             let run = try HeadlessRun.execute(scenario: loaded.scenario, track: gravity.track, options: options,
                                               tracePath: temporary, tiltName: gravity.tilt?.source)
             if case .interrupted = run.summary.outcome { throw ExitCode(ExitStatus.interrupted) }
-            let rerun = try TraceReader.read(path: temporary, verifyDigest: true)
+            let reference = try TraceStream(path: against, verifyDigest: false)
+            let rerun = try TraceStream(path: temporary, verifyDigest: true)
             try TraceVerdict.report(TraceDiff.compare(reference, rerun, tolerance: tolerance))
         }
     }

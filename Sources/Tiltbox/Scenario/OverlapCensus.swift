@@ -58,6 +58,13 @@ public struct OverlapCensus: Sendable {
         var cellSize: Double
         var cells: [CellKey: [Int]] = [:]
 
+        mutating func insert(_ index: Int, _ item: Item) {
+            let low = key(item.minX, item.minY), high = key(item.maxX, item.maxY)
+            for x in low.x...high.x {
+                for y in low.y...high.y { cells[CellKey(x: x, y: y), default: []].append(index) }
+            }
+        }
+
         func key(_ x: Double, _ y: Double) -> CellKey {
             CellKey(x: Int64((x / cellSize).rounded(.down)), y: Int64((y / cellSize).rounded(.down)))
         }
@@ -67,12 +74,9 @@ public struct OverlapCensus: Sendable {
         var levels: [Int: Level] = [:]
         for (i, item) in items.enumerated() {
             let exponent = item.sizeClass
-            var level = levels[exponent] ?? Level(cellSize: Double(sign: .plus, exponent: exponent + 1, significand: 1))
-            let low = level.key(item.minX, item.minY), high = level.key(item.maxX, item.maxY)
-            for x in low.x...high.x {
-                for y in low.y...high.y { level.cells[CellKey(x: x, y: y), default: []].append(i) }
-            }
-            levels[exponent] = level
+            // Mutated in place (a copy taken out and stored back would copy every cell each time).
+            levels[exponent, default: Level(cellSize: Double(sign: .plus, exponent: exponent + 1, significand: 1))]
+                .insert(i, item)
         }
         // Smallest class first; the order of the pairs found is the order of the items.
         let classes = levels.keys.sorted()

@@ -1,16 +1,13 @@
 import Foundation
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Runs the built `tiltbox` as one child and measures it: exit status, wall time and the
-/// child's own peak resident memory, from `wait4`'s resource usage of exactly that
-/// child (not `RUSAGE_CHILDREN`, which would mix in every other test's children).
+/// child's own peak resident memory, from `wait4`'s resource usage of exactly that child.
 ///
+/// The child is started by a small Python helper, not by this test process: Linux
+/// records the peak of the memory a process had before `exec` in its `ru_maxrss`, and a
+/// child spawned with `posix_spawn` (a vfork) would report the test process's own peak.
+/// The helper's peak before `exec` is a few MiB, below any `tiltbox` run's.
 /// Standard input is `/dev/null`; standard output and error go to files in `directory`.
 struct MeasuredRun {
     var status: Int32
@@ -26,53 +23,61 @@ struct MeasuredRun {
     /// One line for expectation messages.
     var summary: String {
         "status \(status)\(signal.map { " (signal \($0))" } ?? ""), \(String(format: "%.2f", seconds)) s, "
-            + "\(String(format: "%.1f", peakMiB)) MiB peak; stderr: \(stderr)"
+            + "\(String(format: "%.1f", peakMiB)) MiB peak; stderr: \(stderr.prefix(500))"
     }
+
+    static let helper = #"""
+        import json, os, signal, sys, time
+        out, err, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+        started = time.monotonic()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                signal.pthread_sigmask(signal.SIG_SETMASK, [])
+                os.dup2(os.open("/dev/null", os.O_RDONLY), 0)
+                os.dup2(os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644), 1)
+                os.dup2(os.open(err, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644), 2)
+                os.execv(args[0], args)
+            finally:
+                os._exit(127)
+        _, status, usage = os.wait4(pid, 0)
+        seconds = time.monotonic() - started
+        print(json.dumps({"status": os.waitstatus_to_exitcode(status), "seconds": seconds,
+                          "maxrssKiB": usage.ru_maxrss}))
+        """#
 
     static func run(_ arguments: [String], in directory: TemporaryDirectory) throws -> MeasuredRun {
         let executable = try TiltboxBinary.url().path
         let name = UUID().uuidString
         let out = directory.path("\(name).stdout"), err = directory.path("\(name).stderr")
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        // The child starts with no signal blocked, whatever the test thread blocks.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        let started = Date()
-        var pid = pid_t()
-        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
-        guard spawned == 0 else { throw SpawnFailed(code: spawned) }
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-        let seconds = Date().timeIntervalSince(started)
-        let exited = (status & 0x7F) == 0
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", helper, out, err, executable] + arguments
+        let report = Pipe()
+        python.standardOutput = report
+        try python.run()
+        let data = report.fileHandleForReading.readDataToEndOfFile()
+        python.waitUntilExit()
+        guard python.terminationStatus == 0,
+              let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let code = (object["status"] as? NSNumber)?.int32Value,
+              let seconds = (object["seconds"] as? NSNumber)?.doubleValue,
+              let kib = (object["maxrssKiB"] as? NSNumber)?.intValue
+        else { throw HelperFailed(output: String(decoding: data, as: UTF8.self)) }
         let result = MeasuredRun(
-            status: exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F),
-            signal: exited ? nil : status & 0x7F,
+            status: code >= 0 ? code : 128 - code,
+            signal: code < 0 ? -code : nil,
             seconds: seconds,
-            peakBytes: usage.ru_maxrss * 1024,   // Linux reports kilobytes
+            peakBytes: kib * 1024,   // Linux reports kilobytes
             stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
             stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
-        unlink(out)
-        unlink(err)
+        try? FileManager.default.removeItem(atPath: out)
+        try? FileManager.default.removeItem(atPath: err)
         return result
     }
 
-    struct SpawnFailed: Error, CustomStringConvertible {
-        var code: Int32
-        var description: String { "posix_spawn failed: \(String(cString: strerror(code)))" }
+    struct HelperFailed: Error, CustomStringConvertible {
+        var output: String
+        var description: String { "the measuring helper (python3) failed: \(output)" }
     }
 }

@@ -11,10 +11,9 @@ import Testing
     static func file(_ directory: TemporaryDirectory, _ name: String, head: String, filler: String, count: Int) throws -> String {
         let path = directory.path(name)
         var data = Data(head.utf8)
-        let unit = Data(filler.utf8)
-        data.reserveCapacity(count)
-        while data.count + unit.count <= count { data.append(unit) }
-        while data.count < count { data.append(UInt8(ascii: "\n")) }
+        let units = (count - data.count) / filler.utf8.count
+        data.append(Data(String(repeating: filler, count: units).utf8))
+        data.append(Data(repeating: UInt8(ascii: "\n"), count: count - data.count))
         try data.write(to: URL(fileURLWithPath: path))
         return path
     }
@@ -37,7 +36,7 @@ import Testing
         text.reserveCapacity(Self.cap)
         var i = 0
         while text.utf8.count < Self.cap - 40 {
-            text += "\(i / 1000).\(i % 1000),0.5,-0.5\n"
+            text += "\(i / 1000).\(String(i % 1000 + 1000).dropFirst()),0.5,-0.5\n"   // 0.000, 0.001, ...
             i += 1
         }
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))

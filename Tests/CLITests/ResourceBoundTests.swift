@@ -197,3 +197,33 @@ import Testing
         #expect(refused.status == 2 && refused.stderr.contains("100000"), "\(refused.summary)")
     }
 }
+
+/// The JSON inputs at their caps: a scenario of 16 MiB and a keyframes file just over
+/// its 16 MiB cap, both made of one huge array (the costliest JSON per byte).
+@Suite(.serialized) struct JSONCapTests {
+    static func hugeArray(_ directory: TemporaryDirectory, _ name: String, head: String, bytes: Int) throws -> String {
+        let count = (bytes - head.utf8.count - 2) / 2
+        return try directory.write(name, head + String(repeating: "0,", count: count - 1) + "0]}")
+    }
+
+    @Test func aSixteenMebibyteScenarioIsParsedInBoundedMemory() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.hugeArray(directory, "big.json", head: #"{"format":"tiltbox-scenario/1","world":{"size":[480,320]},"x":["#,
+                                      bytes: 16 << 20)
+        let run = try MeasuredRun.run(["validate", path], in: directory)
+        #expect(run.status == 2 && run.stderr.contains("unknown key"), "\(run.summary)")
+        #expect(run.peakMiB < 1000 && run.seconds < 120, "\(run.summary)")
+    }
+
+    @Test func aKeyframesFileOverSixteenMebibytesIsRefusedBeforeParsing() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.hugeArray(directory, "big.json",
+                                      head: #"{"format":"tiltbox-tilt/1","keyframes":[{"t":0,"gravity":[0,-1]}],"x":["#,
+                                      bytes: (16 << 20) + 2)
+        let run = try MeasuredRun.run(["run", PackageFiles.scenario("crate-stack.json"), "--tilt", path, "--view", "none"],
+                                      in: directory)
+        // Before: a 64 MiB file like this took 2.2 GB and 15 s.
+        #expect(run.status == 2 && run.stderr.contains("16777216"), "\(run.summary)")
+        #expect(run.peakMiB < 150 && run.seconds < 10, "\(run.summary)")
+    }
+}

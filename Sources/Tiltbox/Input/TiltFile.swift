@@ -13,6 +13,10 @@ import Foundation
 public enum TiltFile {
     /// The largest file (or zip entry) read: 64 MiB, checked from the size before reading.
     public static let maximumFileSize = 64 << 20
+    /// The largest keyframes JSON file: 16 MiB (half a million keyframes), like a scenario.
+    /// A JSON document costs about 36 times its size once parsed (a located node per
+    /// value), where a CSV costs about 4, so JSON gets the smaller cap.
+    public static let maximumKeyframeFileSize = 16 << 20
 
     /// Reads and checks a tilt file and builds its gravity track.
     ///
@@ -126,6 +130,10 @@ public enum TiltFile {
             throw InputError(file: name, line: 1, reason: "empty file")
         }
         if name.lowercased().hasSuffix(".json") || data.first(where: { !Self.isWhitespace($0) }) == UInt8(ascii: "{") {
+            guard data.count <= maximumKeyframeFileSize else {
+                throw InputError(file: name, reason: "keyframes file too large (\(data.count) bytes; keyframe files are "
+                                 + "capped at \(maximumKeyframeFileSize) bytes, 16 MiB)")
+            }
             let track = try KeyframeFile.load(data, file: name, orientation: options.orientation, g: options.g)
             return LoadedTilt(track: track, format: .keyframes, source: name, count: track.keyframes.count,
                               startTime: track.keyframes[0].t, endTime: track.keyframes[track.keyframes.count - 1].t)

@@ -202,8 +202,10 @@ import Testing
 /// its 16 MiB cap, both made of one huge array (the costliest JSON per byte).
 @Suite(.serialized) struct JSONCapTests {
     static func hugeArray(_ directory: TemporaryDirectory, _ name: String, head: String, bytes: Int) throws -> String {
+        // `count` zeros, then spaces so that the file is exactly `bytes` long.
         let count = (bytes - head.utf8.count - 2) / 2
-        return try directory.write(name, head + String(repeating: "0,", count: count - 1) + "0]}")
+        let body = head + String(repeating: "0,", count: count - 1) + "0"
+        return try directory.write(name, body + String(repeating: " ", count: bytes - body.utf8.count - 2) + "]}")
     }
 
     @Test func aSixteenMebibyteScenarioIsParsedInBoundedMemory() throws {

@@ -17,7 +17,8 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := scenario tilt-csv phyphox sensor-logger keyframes zip trace frames numbers
+FUZZ_TARGETS ?= scenario tilt-csv phyphox sensor-logger keyframes zip trace frames numbers run-tilt run-scenario
+FUZZ_DICT := $(CURDIR)/Fuzz/extreme-numbers.dict
 SOAK_MINUTES ?= 60
 LSAN_SUPPRESSIONS := $(CURDIR)/Fuzz/lsan.supp
 # Under AddressSanitizer, Swift's own crash backtracer trips ASan itself and then hangs
@@ -80,9 +81,12 @@ install: $(if $(filter $(RELEASE_BIN),$(BIN)),build)
 	"$(BIN)" --generate-completion-script fish > "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/tiltbox.fish"
 
 # Fuzz every parser with libFuzzer + AddressSanitizer for FUZZ_SECONDS each, from the
-# committed seeds in Fuzz/corpus/<target>. A crash leaves its input in .build-fuzz/crashes/
-# and fails the target: commit that input to Fuzz/regressions/<target>/ (the test suite
-# replays it) and fix the bug.
+# committed seeds in Fuzz/corpus/<target>. run-tilt and run-scenario go past parsing:
+# they build the world and step it with the tilt input applied. Every target gets the
+# dictionary of extreme numbers (Fuzz/extreme-numbers.dict); the text targets also a
+# mutator that swaps a number for one of them. FUZZ_TARGETS="run-tilt" picks targets.
+# A crash leaves its input in .build-fuzz/crashes/ and fails the target: commit that
+# input to Fuzz/regressions/<target>/ (the test suite replays it) and fix the bug.
 fuzz: deps
 	cd Fuzz && $(SWIFT) build --sanitize fuzzer --sanitize address --scratch-path ../.build-fuzz
 	@mkdir -p .build-fuzz/crashes
@@ -91,7 +95,7 @@ fuzz: deps
 		echo "make: fuzzing $$t for $(FUZZ_SECONDS) s"; \
 		$(NO_SWIFT_BACKTRACE) LSAN_OPTIONS=suppressions=$(LSAN_SUPPRESSIONS):print_suppressions=0 TILTBOX_FUZZ_TARGET=$$t \
 			.build-fuzz/debug/TiltboxFuzz -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=4096 \
-			-print_final_stats=1 -artifact_prefix=.build-fuzz/crashes/$$t- \
+			-print_final_stats=1 -dict=$(FUZZ_DICT) -artifact_prefix=.build-fuzz/crashes/$$t- \
 			.build-fuzz/work/$$t Fuzz/corpus/$$t Fuzz/regressions/$$t 2>&1 \
 			| grep -E "^(#[0-9]+ *DONE|Done|stat::number_of_executed_units|==[0-9]+==ERROR|SUMMARY)" || true; \
 		if ls .build-fuzz/crashes/$$t-* >/dev/null 2>&1; then echo "make: $$t crashed: see .build-fuzz/crashes/"; exit 1; fi; \

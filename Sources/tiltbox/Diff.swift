@@ -28,25 +28,31 @@ extension TiltboxCommand {
         func run() throws {
             // Digests are not checked here: a hand-edited trace should show where it
             // differs, not be refused as corrupt.
-            let traceA = try TraceReader.read(path: a, verifyDigest: false)
-            let traceB = try TraceReader.read(path: b, verifyDigest: false)
-            try TraceVerdict.report(traceA, traceB, tolerance: tolerance, sides: .files(a, b))
+            // Both traces are read one record at a time: memory for one record per side.
+            try TraceVerdict.report(tolerance: tolerance, sides: .files(a, b)) {
+                (try TraceStream(path: a, verifyDigest: false), try TraceStream(path: b, verifyDigest: false))
+            }
         }
     }
 }
 
 /// Prints a comparison and exits 1 when the traces differ.
 enum TraceVerdict {
-    /// Compares `a` with `b` within `tolerance` and reports it: "identical" only when they
-    /// agree bit for bit, "equal within X" when they agree only within the tolerance.
-    /// `sides` names the traces; `notes` (asked only after a divergence) are printed
-    /// after it, one line each, as what may explain it.
-    static func report(_ a: Trace, _ b: Trace, tolerance: Double, sides: TraceSides,
-                       notes: () -> [String] = { [] }) throws {
-        let comparison = TraceDiff.compare(a, b, tolerance: tolerance)
-        if case .identical(let records) = comparison, tolerance > 0, !TraceDiff.compare(a, b).isIdentical {
-            try Console.out("equal within \(PeopleText.exact(tolerance)): \(PeopleText.count(records, "record")) (not bit for bit)")
-            return
+    /// Compares the two traces `open` gives within `tolerance` and reports it: "identical"
+    /// only when they agree bit for bit, "equal within X" when they agree only within the
+    /// tolerance (then `open` is called a second time for the bitwise pass: traces are read
+    /// one record at a time, never held whole). `sides` names the traces; `notes` (asked
+    /// only after a divergence) are printed after it, one line each, as what may explain it.
+    static func report(tolerance: Double, sides: TraceSides, notes: () -> [String] = { [] },
+                       open: () throws -> (TraceStream, TraceStream)) throws {
+        let (a, b) = try open()
+        let comparison = try TraceDiff.compare(a, b, tolerance: tolerance)
+        if case .identical(let records) = comparison, tolerance > 0 {
+            let (exactA, exactB) = try open()
+            if try !TraceDiff.compare(exactA, exactB).isIdentical {
+                try Console.out("equal within \(PeopleText.exact(tolerance)): \(PeopleText.count(records, "record")) (not bit for bit)")
+                return
+            }
         }
         try report(comparison, sides: sides, notes: notes)
     }

@@ -78,6 +78,7 @@ extension TiltboxCommand {
             try OutputFolder.require(trace, option: "--trace")
             try OutputFolder.require(html, option: "--html")
             let loaded = try ScenarioSource.load(scenario)
+            try loaded.printWarnings()
             let live = try view.showsTerminal(trace: trace, hasOutputs: hasOutputs)
             try refuseIneffectiveOptions(live: live, scenario: loaded.scenario)
             if live {

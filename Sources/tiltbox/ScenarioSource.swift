@@ -12,4 +12,14 @@ struct ScenarioSource {
         }
         return ScenarioSource(scenario: try BuiltInScenario.load(), label: "built-in default (\(BuiltInScenario.name))")
     }
+
+    /// Prints `ScenarioLoader.warnings` on standard error (`validate` and `run`; the
+    /// exit status is unchanged).
+    func printWarnings() throws {
+        try Self.printWarnings(for: scenario, label: label)
+    }
+
+    static func printWarnings(for scenario: Scenario, label: String) throws {
+        for line in ScenarioLoader.warnings(for: scenario) { try Console.error("tiltbox: warning: \(label): \(line)") }
+    }
 }

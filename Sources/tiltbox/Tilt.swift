@@ -44,12 +44,14 @@ extension TiltboxCommand {
                 }
             }
             let end = max(loaded.endTime, 0)
-            let rows = Int((end / every).rounded(.down)) + 1
-            guard rows <= Self.maxRows else {
+            // Counted as a Double first: 1e303 s of samples at --every 1e-300 is no Int.
+            let rowCount = (end / every).rounded(.down) + 1
+            guard rowCount <= Double(Self.maxRows) else {
                 // The file's span is what makes the rows too many: a located input error (exit 2),
                 // not a usage error.
-                throw InputError(file: file, reason: "spans \(NumberFormat.shortest(end)) s, which at --every \(NumberFormat.shortest(every)) gives \(rows) rows; the limit is \(Self.maxRows) (use a larger --every)")
+                throw InputError(file: file, reason: "spans \(NumberFormat.shortest(end)) s, which at --every \(NumberFormat.shortest(every)) gives \(NumberFormat.shortest(rowCount)) rows; the limit is \(Self.maxRows) (use a larger --every)")
             }
+            let rows = Int(rowCount)
             var out = "t,gx,gy\n"
             for n in 0..<rows {
                 let t = Double(n) * every

@@ -28,7 +28,7 @@ extension TiltboxCommand {
                 let line: String
                 do {
                     line = try check(file)
-                } catch {
+                } catch let error as InputError {
                     failures += 1
                     try Console.error(error.description)
                     continue
@@ -38,12 +38,15 @@ extension TiltboxCommand {
             if failures > 0 { throw ExitCode(ExitStatus.badInput) }
         }
 
-        private func check(_ file: String) throws(InputError) -> String {
+        /// The `ok:` line for `file`, after its warnings; an `InputError` when it is invalid
+        /// (a failed write of a warning is thrown as it is).
+        private func check(_ file: String) throws -> String {
             if FileKind.of(file) == .trace {
                 throw InputError(file: file, reason: "this is a Tiltbox trace, not a scenario or tilt file (compare traces with 'tiltbox diff', draw one with 'tiltbox render')")
             }
             if FileKind.isScenario(file) {
                 let scenario = try ScenarioLoader.load(path: file)
+                try ScenarioSource.printWarnings(for: scenario, label: file)
                 var line = "ok: \(file): scenario '\(scenario.name)', \(PeopleText.count(scenario.crates.count, "crate")), \(PeopleText.count(scenario.allSegments.count, "static segment")), \(PeopleText.count(scenario.totalSteps, "step")) at \(PeopleText.hertz(scenario.timestep.hz)), \(scenario.world.spatialIndex.traceName)"
                 line += "; space: " + SpaceSettings.effective(for: scenario.world).summary
                 var input = tiltOptions.gravityInput
@@ -66,11 +69,7 @@ enum FileKind {
     /// The kind of Tiltbox JSON file at `path` (`nil` for anything else: CSV, a folder,
     /// a zip, a file that does not parse). Files above the scenario size limit are not read.
     static func of(_ path: String) -> TiltboxFileKind? {
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-        guard size <= ScenarioLoader.limits.maxFileBytes, let data = FileManager.default.contents(atPath: path) else {
-            return nil
-        }
-        return data.withUnsafeBytes { raw in TiltboxFileKind.of(raw.bindMemory(to: UInt8.self)) }
+        TiltboxFileKind.ofFile(atPath: path, maxWholeBytes: ScenarioLoader.limits.maxFileBytes)
     }
 
     /// True for a `.json` file that is not a `tiltbox-tilt/...` keyframes file. A file

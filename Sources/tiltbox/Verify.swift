@@ -29,21 +29,24 @@ extension TiltboxCommand {
         }
 
         func run() throws {
-            let reference = try TraceReader.read(path: against, verifyDigest: false)
+            // A first pass over the reference, one record at a time, finds how far it ran.
+            let scan = try TraceStream(path: against, verifyDigest: false)
             let overrides = ReferenceReplay.Overrides(
                 tilt: tiltOptions.tilt, orientation: tiltOptions.orientation, interpolate: tiltOptions.interpolate,
                 g: tiltOptions.g, convention: tiltOptions.convention)
-            let replay = try ReferenceReplay.plan(reference: reference.header, tracePath: against,
+            let replay = try ReferenceReplay.plan(reference: scan.header, tracePath: against,
                                                   scenarioPath: scenario, overrides: overrides)
             if let mismatch = replay.mismatch() {
                 try Console.error("tiltbox: \(mismatch)")
                 throw ExitCode(ExitStatus.badInput)
             }
-            let steps = reference.end?.steps ?? reference.records.last?.step ?? replay.scenario.totalSteps
+            var lastStep: Int?
+            while let record = try scan.next() { lastStep = record.step }
+            let steps = scan.end?.steps ?? lastStep ?? replay.scenario.totalSteps
             guard steps >= 1, steps <= ScenarioLoader.limits.maxTotalSteps else {
                 throw InputError(file: against, reason: "the reference trace ran \(steps) steps; cannot re-run that")
             }
-            let options = RunOptions(every: max(reference.header.every, 1), totalSteps: steps)
+            let options = RunOptions(every: max(scan.header.every, 1), totalSteps: steps)
             let gravity = try replay.input.resolve(for: replay.scenario)
             let temporary = FileManager.default.temporaryDirectory
                 .appendingPathComponent("tiltbox-verify-\(getpid())-\(UInt64(RealTimeClock.now() * 1e6)).jsonl").path
@@ -52,9 +55,10 @@ extension TiltboxCommand {
             let run = try HeadlessRun.execute(scenario: replay.scenario, track: gravity.track, options: options,
                                               tracePath: temporary, tiltName: gravity.tilt?.source)
             if case .interrupted = run.summary.outcome { throw ExitCode(ExitStatus.interrupted) }
-            let rerun = try TraceReader.read(path: temporary, verifyDigest: true)
-            try TraceVerdict.report(reference, rerun, tolerance: tolerance, sides: .verify,
-                                    notes: { replay.divergenceNotes(tilt: gravity.tilt) })
+            try TraceVerdict.report(tolerance: tolerance, sides: .verify,
+                                    notes: { replay.divergenceNotes(tilt: gravity.tilt) }) {
+                (try TraceStream(path: against, verifyDigest: false), try TraceStream(path: temporary, verifyDigest: true))
+            }
         }
     }
 }

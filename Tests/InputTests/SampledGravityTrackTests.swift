@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Tiltbox
 
@@ -81,11 +82,23 @@ import Testing
         #expect(close(pair(track.gravity(at: 9)), (7, 7)))
     }
 
-    @Test func delimitedTextSplitsQuotedCells() {
-        #expect(DelimitedText.cells(of: #""a, b", c ,"say ""hi""""#, delimiter: ",") == ["a, b", "c", #"say "hi""#])
-        #expect(DelimitedText.cells(of: "1;2;;", delimiter: ";") == ["1", "2", "", ""])
-        let text = DelimitedText("\u{FEFF}# note\r\n\r\nt,x,y\r\n0,1,2\r\n")
+    @Test func delimitedTextSplitsQuotedCells() throws {
+        let quoted = try DelimitedText.read(Data(#""a, b", c ,"say ""hi""""#.utf8), file: "q.csv")
+        #expect(quoted?.header.cells == ["a, b", "c", #"say "hi""#])
+        #expect(quoted?.header.columns == [1, 9, 12])
+        let semicolons = try DelimitedText.read(Data("1;2;;".utf8), file: "s.csv")
+        #expect(semicolons?.header.cells == ["1", "2", "", ""])
+        let text = try DelimitedText.read(Data("\u{FEFF}# note\r\n\r\nt,x,y\r\n0,1,2\r\n".utf8), file: "b.csv")
         #expect(text?.header.number == 3)
-        #expect(text?.rows.map(\.number) == [4])
+        var numbers: [Int] = []
+        try text?.forEachRow { (row: DelimitedText.Line) throws(InputError) in numbers.append(row.number) }
+        #expect(numbers == [4])
+    }
+
+    @Test func delimitedTextRefusesALineOfTooManyCells() {
+        let line = String(repeating: ",", count: DelimitedText.maxCellsPerLine)
+        #expect(throws: InputError.self) { _ = try DelimitedText.read(Data(line.utf8), file: "commas.csv") }
+        let atTheLimit = String(repeating: ",", count: DelimitedText.maxCellsPerLine - 1)
+        #expect((try? DelimitedText.read(Data(atTheLimit.utf8), file: "ok.csv"))??.header.cells.count == DelimitedText.maxCellsPerLine)
     }
 }

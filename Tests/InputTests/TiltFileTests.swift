@@ -172,17 +172,17 @@ import Testing
             ("blank.csv", "# only a comment\n\n", "blank.csv:1: empty file"),
             ("odd.csv", "# what\ntime,a,b\n0,1,2\n", "odd.csv:2: header 'time,a,b' matches no known tilt format"),
             ("rock.csv", "# rocking\nt,x,y\n0,0,-1\n1,0,-1\n\n2.0,0,-1\n1.5,0,-1\n",
-             "rock.csv:7: decreasing time 1.5 after 2.0"),
-            ("crlf.csv", "t,x,y\r\n0,0,-1\r\n\r\n1,x,-1\r\n", "crlf.csv:4: non-numeric cell 'x' in column 'x'"),
-            ("word.csv", "t,x,y\n0,0,-1\n1,zero,-1\n", "word.csv:3: non-numeric cell 'zero' in column 'x'"),
+             "rock.csv:7:1: decreasing time 1.5 after 2.0"),
+            ("crlf.csv", "t,x,y\r\n0,0,-1\r\n\r\n1,x,-1\r\n", "crlf.csv:4:3: non-numeric cell 'x' in column 'x'"),
+            ("word.csv", "t,x,y\n0,0,-1\n1,zero,-1\n", "word.csv:3:3: non-numeric cell 'zero' in column 'x'"),
             ("short.csv", "t,x,y\n0,0,-1\n1,0\n", "short.csv:3: missing column 'y'"),
-            ("inf.csv", "t,x,y\n0,0,-1\n1,inf,-1\n", "inf.csv:3: non-finite value 'inf' in column 'x'"),
+            ("inf.csv", "t,x,y\n0,0,-1\n1,inf,-1\n", "inf.csv:3:3: non-finite value 'inf' in column 'x'"),
             ("nan.csv", "t,x,y\n0,NaN,-1\n1,,-1\n", "nan.csv:1: no data rows"),
             ("Gravity.csv", "time,seconds_elapsed,z,y\n1,0,0,9.8\n", "Gravity.csv:1: missing column 'x'"),
             ("raw.csv", "\"Time (s)\",\"Acceleration x (m/s^2)\"\n0,1\n",
              "raw.csv:1: missing column 'Acceleration y (m/s^2)'"),
             ("semi.csv", "\"Time (s)\";\"Acceleration x (m/s^2)\";\"Acceleration y (m/s^2)\"\n0,5;1,0;x\n",
-             "semi.csv:2: non-numeric cell 'x' in column 'Acceleration y (m/s^2)'"),
+             "semi.csv:2:9: non-numeric cell 'x' in column 'Acceleration y (m/s^2)'"),
         ]
         for (name, text, expected) in cases {
             let message = try failure(name, text)

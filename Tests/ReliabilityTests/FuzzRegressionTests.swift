@@ -40,4 +40,50 @@ import Testing
         let accepted = Array(text.utf8).withUnsafeBytes { ParserFuzzing.run(.scenario, bytes: $0) }
         #expect(accepted)
     }
+
+    @Test(arguments: [ParserFuzzing.Target.runTilt, .runScenario])
+    func hugeValuesFoundByTheRunTargetsAreRefusedBeforeTheEngine(target: ParserFuzzing.Target) throws {
+        let findings = Self.inputs("regressions", target)
+        #expect(findings.count >= 4)
+        for url in findings {
+            let data = try Data(contentsOf: url)
+            let accepted = data.withUnsafeBytes { ParserFuzzing.run(target, bytes: $0) }
+            // A sample at t = 1e303 is a valid recording; every other finding is out of bounds.
+            #expect(accepted == (url.lastPathComponent == "late-sample.csv"), "\(url.lastPathComponent)")
+        }
+    }
+
+    @Test func theRunTargetsStepTheirSeeds() throws {
+        // The seeds are valid inputs, so the run targets really reach the engine with them.
+        for target in [ParserFuzzing.Target.runTilt, .runScenario] {
+            for url in Self.inputs("corpus", target) {
+                let data = try Data(contentsOf: url)
+                #expect(data.withUnsafeBytes { ParserFuzzing.run(target, bytes: $0) }, "\(url.lastPathComponent)")
+            }
+        }
+    }
+
+    @Test func numberMutationSwapsOneNumberForAnExtremeOne() {
+        let text = Array("t,x,y\n0,0.5,-1e-3\n".utf8)
+        var seen = Set<String>()
+        for seed in 0..<200 as Range<UInt64> {
+            guard let mutated = ParserFuzzing.mutateNumbers(text, seed: seed) else {
+                Issue.record("no number found")
+                return
+            }
+            let line = String(decoding: mutated, as: UTF8.self).split(separator: "\n")[1]
+            let cells = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            #expect(cells.count == 3, "\(line)")
+            let changed = zip(cells, ["0", "0.5", "-1e-3"]).filter { $0.0 != $0.1 }.map(\.0)
+            #expect(changed.count <= 1, "one number at a time: \(line)")
+            for cell in changed {
+                #expect(ParserFuzzing.extremeNumbers.contains(cell), "\(cell)")
+                seen.insert(cell)
+            }
+        }
+        #expect(seen.contains("1.7976931348623157e308") && seen.contains("5e-324") && seen.contains("-0"))
+        #expect(ParserFuzzing.mutateNumbers(Array("no digits".utf8), seed: 1) == nil)
+        // The same seed makes the same mutation.
+        #expect(ParserFuzzing.mutateNumbers(text, seed: 7) == ParserFuzzing.mutateNumbers(text, seed: 7))
+    }
 }

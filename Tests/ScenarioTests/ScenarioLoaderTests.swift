@@ -134,7 +134,7 @@ let formatsExample = """
 
     @Test func aGridAtTheCrateCapLoads() throws {
         let text = scenarioText(world: #""size": [1000, 1000]"#,
-                                #""grids": [{"origin": [0, 0], "columns": 1000, "rows": 100, "spacing": [1, 1]}]"#)
+                                #""grids": [{"origin": [0, 0], "columns": 1000, "rows": 100, "spacing": [1, 1], "crate": {"size": [0.5, 0.5]}}]"#)
         let scenario = try loadScenario(text)
         #expect(scenario.crates.count == ScenarioLoader.limits.maxCrates)
         #expect(scenario.crates.last?.id == "g0_99_999")

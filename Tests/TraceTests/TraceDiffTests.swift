@@ -162,3 +162,67 @@ private func roundTrip(_ run: SampleRun, _ name: String, finish: Bool = true) th
     f.header.scenario = "renamed"
     #expect(TraceDiff.compare(a, f).isIdentical)
 }
+
+// MARK: - Streaming
+
+/// Writes each run to a file and compares them both ways: whole traces in memory and
+/// streamed one record at a time. The two must agree.
+private func compareBothWays(_ a: SampleRun, _ b: SampleRun, finishB: Bool = true) throws
+    -> (memory: TraceComparison, stream: TraceComparison)
+{
+    let dir = try makeTemporaryDirectory()
+    try a.write(to: dir + "/a.jsonl")
+    try b.write(to: dir + "/b.jsonl", finish: finishB)
+    let memory = TraceDiff.compare(try TraceReader.read(path: dir + "/a.jsonl"),
+                                   try TraceReader.read(path: dir + "/b.jsonl"))
+    let stream = try TraceDiff.compare(TraceStream(path: dir + "/a.jsonl"), TraceStream(path: dir + "/b.jsonl"))
+    return (memory, stream)
+}
+
+@Test func streamedComparisonsEqualInMemoryOnes() throws {
+    let run = SampleRun(bodies: 3, records: 30)
+    var changed = run
+    changed.records[17].states[7] = changed.records[17].states[7].nextDown
+    var shorter = run
+    shorter.records.removeLast(4)
+    for (b, finish) in [(run, true), (changed, true), (shorter, true), (shorter, false), (run, false)] {
+        let (memory, stream) = try compareBothWays(run, b, finishB: finish)
+        #expect(memory == stream)
+    }
+    #expect(try compareBothWays(run, run).stream == .identical(records: 30))
+    let (_, diverged) = try compareBothWays(run, changed)
+    guard case .diverged(.value(let d)) = diverged else {
+        Issue.record("expected a value divergence, got \(diverged)")
+        return
+    }
+    #expect(d.step == 17 && d.body == "g0_1" && d.field == "y")
+}
+
+@Test func aStreamHoldsItsRecordsOneAtATimeAndThenTheEndLine() throws {
+    let dir = try makeTemporaryDirectory()
+    let run = SampleRun(bodies: 2, records: 5)
+    try run.write(to: dir + "/t.jsonl")
+    let stream = try TraceStream(path: dir + "/t.jsonl")
+    #expect(stream.header.bodies == ["g0_0", "g0_1"])
+    var steps: [Int] = []
+    while let record = try stream.next() {
+        #expect(stream.end == nil, "the end line comes after the last record")
+        steps.append(record.step)
+    }
+    #expect(steps == [0, 1, 2, 3, 4])
+    #expect(stream.end?.steps == 4)
+    #expect(try stream.next() == nil)
+}
+
+@Test func aRecordLineLongerThanTheHeaderAllowsIsRefusedWhenReached() throws {
+    let header = TraceHeader(scenario: "s", spatialIndex: "bbtree", dt: 0.5, every: 1, bodies: ["a"])
+    let limit = TraceStream.maxRecordLineBytes(for: header)
+    #expect(limit == 4096 + 2 * (6 * 25 + 3))
+    let long = #"{"step":0,"t":0,"g":[0,0],"s":[["# + String(repeating: " ", count: limit) + "]]}"
+    let text = header.jsonLine + long + "\n"
+    let error = #expect(throws: InputError.self) { _ = try TraceReader.parse(Array(text.utf8), file: "t.jsonl") }
+    #expect(error?.description == "t.jsonl:2: line longer than \(limit) bytes, more than any record of this trace can be")
+    let nul = header.jsonLine + "{\"step\":0\u{0}}\n"
+    let control = #expect(throws: InputError.self) { _ = try TraceReader.parse(Array(nul.utf8), file: "t.jsonl") }
+    #expect(control?.description == "t.jsonl:2:10: control character 0x0 where a trace has JSON text")
+}

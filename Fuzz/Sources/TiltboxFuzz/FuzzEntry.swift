@@ -2,7 +2,7 @@ import Foundation
 import Tiltbox
 
 /// The parser under test, from `TILTBOX_FUZZ_TARGET` (scenario, tilt-csv, phyphox,
-/// sensor-logger, keyframes, zip, trace, frames, numbers).
+/// sensor-logger, keyframes, zip, trace, frames, numbers, run-tilt, run-scenario).
 let fuzzTarget: ParserFuzzing.Target = {
     let name = ProcessInfo.processInfo.environment["TILTBOX_FUZZ_TARGET"] ?? ""
     guard let target = ParserFuzzing.Target(rawValue: name) else {
@@ -17,4 +17,23 @@ let fuzzTarget: ParserFuzzing.Target = {
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     ParserFuzzing.run(fuzzTarget, bytes: UnsafeRawBufferPointer(start: data, count: size))
     return 0
+}
+
+/// libFuzzer's own mutator, for the inputs this one leaves to it.
+@_silgen_name("LLVMFuzzerMutate")
+func libFuzzerMutate(_ data: UnsafeMutablePointer<UInt8>?, _ size: Int, _ maxSize: Int) -> Int
+
+/// The structured mutation of the run targets: one time in two, one number of the
+/// input becomes an extreme but well-formed one (`ParserFuzzing.mutateNumbers`); else
+/// libFuzzer's own mutations. Other targets only get libFuzzer's.
+@_cdecl("LLVMFuzzerCustomMutator")
+public func fuzzMutate(_ data: UnsafeMutablePointer<UInt8>?, _ size: Int, _ maxSize: Int, _ seed: UInt32) -> Int {
+    let structured: Set<ParserFuzzing.Target> = [.runTilt, .runScenario, .scenario, .keyframes, .tiltCSV, .phyphox, .sensorLogger]
+    if let data, structured.contains(fuzzTarget), seed % 2 == 0,
+       let mutated = ParserFuzzing.mutateNumbers(Array(UnsafeBufferPointer(start: data, count: size)), seed: UInt64(seed)),
+       mutated.count <= maxSize {
+        mutated.withUnsafeBufferPointer { data.update(from: $0.baseAddress!, count: mutated.count) }
+        return mutated.count
+    }
+    return libFuzzerMutate(data, size, maxSize)
 }

@@ -77,14 +77,22 @@ enum KeyframeFile {
                 throw fail(at + ".t", "keyframes not sorted by time: \(t) after \(previous.t)")
             }
             let reading = Vec2(x, y)
-            // `Vec2.zero +` makes −0 into +0 so traces print `0`.
-            let gravity = Vec2.zero + (worldUnits ? reading : orientation.worldVector(fromDevice: reading) * g)
-            // Checked as used (world units, after g): a curve's overshoot, or a spring's, times
-            // the difference of two such values stays finite, so the engine never sees infinity.
-            let cap = ScenarioLoader.limits.maxGravity
-            guard abs(gravity.x) <= cap, abs(gravity.y) <= cap else {
-                throw fail(at + ".gravity", "gives a world gravity of (\(NumberFormat.shortest(gravity.x)), "
-                    + "\(NumberFormat.shortest(gravity.y))) units/s²; each component must be within ±\(NumberFormat.shortest(cap))")
+            let gravity = worldUnits ? Vec2.zero + reading
+                : SampledGravityTrack.worldValue(reading, orientation: orientation, g: g)
+            let gravityNode = item["gravity"]
+            if let reason = worldUnits ? GravityBound.violation(gravity).map({ "this value " + $0 })
+                : GravityBound.readingViolation(reading, world: gravity, g: g) {
+                throw InputError(file: file, location: gravityNode?.location, path: at + ".gravity", reason: reason)
+            }
+            if let previous = keyframes.last {
+                // The segment's values are previous + (gravity − previous)·s with |s| ≤ the curve's bound.
+                let bound = curve.magnitudeBound
+                let peak = Vec2(abs(previous.gravity.x) + abs(gravity.x - previous.gravity.x) * bound,
+                                abs(previous.gravity.y) + abs(gravity.y - previous.gravity.y) * bound)
+                if bound > 1, let reason = GravityBound.violation(peak) {
+                    throw InputError(file: file, location: item["curve"]?.location, path: at + ".curve",
+                                     reason: "the curve \(curve) overshoots: at its peak it \(reason)")
+                }
             }
             keyframes.append(Keyframe(t: t, gravity: gravity, curve: curve))
         }

@@ -16,7 +16,8 @@ public struct SampledGravityTrack: GravityTrack {
     private let worldValues: [Vec2]
 
     /// - Precondition: `samples` is non-empty, its times are finite and non-decreasing,
-    ///   and readings and `g` are finite (loaders check files before they get here).
+    ///   and every world value is finite (loaders check files with `GravityBound` before
+    ///   they get here).
     public init(samples: [TiltSample], orientation: Orientation, g: Double, interpolation: Interpolation = .hold) {
         precondition(!samples.isEmpty, "a sampled gravity track needs at least one sample")
         precondition(zip(samples, samples.dropFirst()).allSatisfy { $0.t <= $1.t }, "samples must be sorted by time")
@@ -24,9 +25,15 @@ public struct SampledGravityTrack: GravityTrack {
         self.orientation = orientation
         self.g = g
         self.interpolation = interpolation
+        self.worldValues = samples.map { Self.worldValue($0.reading, orientation: orientation, g: g) }
+    }
+
+    /// A device reading in g as the track uses it, in world units/s²: turned by the
+    /// orientation, scaled by g. Loaders check this very value (`GravityBound`).
+    public static func worldValue(_ reading: Vec2, orientation: Orientation, g: Double) -> Vec2 {
         // `Vec2.zero +` turns −0 (Android's −v/9.80665 of a zero reading) into +0, so
         // traces print `0`, not `-0`; every other value is unchanged.
-        self.worldValues = samples.map { Vec2.zero + orientation.worldVector(fromDevice: $0.reading) * g }
+        Vec2.zero + orientation.worldVector(fromDevice: reading) * g
     }
 
     public func gravity(at t: Double) -> Vec2 {

@@ -54,19 +54,23 @@ struct TiltCSVLayout {
     }
 
     /// The samples of `table`, each axis converted to g in the CoreMotion convention by
-    /// `toG`. Rows with an empty or NaN cell in a used column are skipped.
+    /// `toG`. Rows with an empty or NaN cell in a used column are skipped. Each reading is
+    /// checked as the run will use it, turned by `orientation` and scaled by `g`
+    /// (`GravityBound`), and blamed on its cell's line and column.
     ///
     /// - Throws: a located `InputError` for a short row, a non-numeric or infinite cell,
-    ///   a time earlier than the row before, or when no row is left.
-    func samples(from table: DelimitedText, file: String, toG: (Double) -> Double) throws(InputError)
-        -> [TiltSample]
+    ///   a reading beyond the gravity bound, a time earlier than the row before, or when
+    ///   no row is left.
+    func samples(from table: DelimitedText, file: String, orientation: Orientation, g: Double,
+                 toG: (Double) -> Double) throws(InputError) -> [TiltSample]
     {
         let decimalComma = table.delimiter != ","
         let needed = max(time, x, y)
         var samples: [TiltSample] = []
-        samples.reserveCapacity(table.rows.count)
-        for row in table.rows {
-            func fail(_ reason: String) -> InputError { InputError(file: file, line: row.number, reason: reason) }
+        try table.forEachRow { (row: DelimitedText.Line) throws(InputError) in
+            func fail(_ reason: String, column: Int? = nil) -> InputError {
+                InputError(file: file, line: row.number, column: column.map { row.columns[$0] }, reason: reason)
+            }
             guard row.cells.count > needed else {
                 let missing = [time, x, y].first { $0 >= row.cells.count } ?? needed
                 throw fail("missing column '\(name(missing))' (row has \(row.cells.count) cells)")
@@ -79,19 +83,26 @@ struct TiltCSVLayout {
                     cell = String(cell.map { $0 == "," ? "." : $0 })
                 }
                 guard let value = Double(cell) else {
-                    throw fail("non-numeric cell '\(row.cells[column])' in column '\(name(column))'")
+                    throw fail("non-numeric cell '\(row.cells[column])' in column '\(name(column))'", column: column)
                 }
                 if value.isNaN { return nil }
                 guard value.isFinite else {
-                    throw fail("non-finite value '\(row.cells[column])' in column '\(name(column))'")
+                    throw fail("non-finite value '\(row.cells[column])' in column '\(name(column))'", column: column)
                 }
                 return value
             }
-            guard let t = try value(time), let rawX = try value(x), let rawY = try value(y) else { continue }
+            guard let t = try value(time), let rawX = try value(x), let rawY = try value(y) else { return }
             if let previous = samples.last, t < previous.t {
-                throw fail("decreasing time \(t) after \(previous.t)")
+                throw fail("decreasing time \(t) after \(previous.t)", column: time)
             }
-            samples.append(TiltSample(t: t, reading: Vec2(toG(rawX), toG(rawY))))
+            let reading = Vec2(toG(rawX), toG(rawY))
+            let world = SampledGravityTrack.worldValue(reading, orientation: orientation, g: g)
+            if let reason = GravityBound.readingViolation(reading, world: world, g: g) {
+                // Blame the cell that alone goes beyond the bound (x when both do).
+                let xAlone = SampledGravityTrack.worldValue(Vec2(reading.x, 0), orientation: orientation, g: g)
+                throw fail(reason, column: GravityBound.violation(xAlone) != nil ? x : y)
+            }
+            samples.append(TiltSample(t: t, reading: reading))
         }
         guard !samples.isEmpty else {
             throw InputError(file: file, line: table.header.number,

@@ -13,6 +13,10 @@ import Foundation
 public enum TiltFile {
     /// The largest file (or zip entry) read: 64 MiB, checked from the size before reading.
     public static let maximumFileSize = 64 << 20
+    /// The largest keyframes JSON file: 16 MiB (half a million keyframes), like a scenario.
+    /// A JSON document costs about 36 times its size once parsed (a located node per
+    /// value), where a CSV costs about 4, so JSON gets the smaller cap.
+    public static let maximumKeyframeFileSize = 16 << 20
 
     /// Reads and checks a tilt file and builds its gravity track.
     ///
@@ -150,11 +154,15 @@ public enum TiltFile {
             throw InputError(file: name, line: 1, reason: "empty file")
         }
         if name.lowercased().hasSuffix(".json") || data.first(where: { !Self.isWhitespace($0) }) == UInt8(ascii: "{") {
+            guard data.count <= maximumKeyframeFileSize else {
+                throw InputError(file: name, reason: "keyframes file too large (\(data.count) bytes; keyframe files are "
+                                 + "capped at \(maximumKeyframeFileSize) bytes, 16 MiB)")
+            }
             let track = try KeyframeFile.load(data, file: name, orientation: options.orientation, g: options.g)
             return LoadedTilt(track: track, format: .keyframes, source: name, count: track.keyframes.count,
                               startTime: track.keyframes[0].t, endTime: track.keyframes[track.keyframes.count - 1].t)
         }
-        guard let table = DelimitedText(String(decoding: data, as: UTF8.self)) else {
+        guard let table = try DelimitedText.read(data, file: name) else {
             throw InputError(file: name, line: 1, reason: "empty file (only blank and comment lines)")
         }
         let layout = try TiltCSVLayout.recognise(table.header, file: name,
@@ -165,7 +173,8 @@ public enum TiltFile {
         case .phyphox: convention = .android
         case .sensorLogger: convention = try sensorLoggerConvention(options.convention, metadata: metadata, file: name)
         }
-        let samples = try layout.samples(from: table, file: name) { value in
+        let samples = try layout.samples(from: table, file: name, orientation: options.orientation,
+                                         g: options.g) { value in
             convention?.toCoreMotionG(value) ?? value
         }
         let track = SampledGravityTrack(samples: samples, orientation: options.orientation, g: options.g,
@@ -183,7 +192,7 @@ public enum TiltFile {
             throw InputError(file: file, reason: "no Metadata.csv beside this Sensor Logger file to tell "
                             + "the platform's sign convention; pass --convention ios|android")
         }
-        guard let table = DelimitedText(String(decoding: data, as: UTF8.self)) else {
+        guard let table = try DelimitedText.read(data, file: name) else {
             throw InputError(file: name, line: 1, reason: "empty file")
         }
         let columns = table.header.cells.map { $0.lowercased() }
@@ -191,7 +200,7 @@ public enum TiltFile {
             throw InputError(file: name, line: table.header.number,
                             reason: "missing column 'platform'; pass --convention ios|android")
         }
-        guard let row = table.rows.first, column < row.cells.count else {
+        guard let row = try table.firstRow(), column < row.cells.count else {
             throw InputError(file: name, line: table.header.number + 1,
                             reason: "no platform value; pass --convention ios|android")
         }

@@ -123,6 +123,20 @@ public enum TimingCurve: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// A bound on `|value(at: u)|` over u ∈ [0, 1]: 1 for curves that stay in [0, 1];
+    /// for a Bézier the largest `|y|` of its control points (the curve lies in their
+    /// convex hull); 2 for Penner's and AHEasing's easings (their back and elastic
+    /// overshoots stay below 1.6); for a spring 1 plus its largest deviation from 1.
+    /// Loaders bound the gravity of a keyframe segment with it.
+    public var magnitudeBound: Double {
+        switch self {
+        case .linear, .hold: return 1
+        case .bezier(let curve): return max(1, abs(curve.y1), abs(curve.y2))
+        case .penner, .ahEasing: return 2
+        case .spring(let spring): return 1 + spring.largestDeviationBound
+        }
+    }
+
     /// The name as written in tilt files, or `cubicBezier(x1, y1, x2, y2)`.
     public var description: String {
         switch self {

@@ -50,7 +50,7 @@ public enum RenderFrameSelection: Sendable, Equatable {
             let span = last - first
             let count = (span / seconds + 1e-9).rounded(.down) + 1
             guard count <= Double(Self.maxPanels) else {
-                throw InputError(file: "--every", reason: "\(NumberFormat.shortest(seconds)) s over \(NumberFormat.shortest(span)) s gives \(Int(count)) panels; the limit is \(Self.maxPanels)")
+                throw InputError(file: "--every", reason: "\(NumberFormat.shortest(seconds)) s over \(NumberFormat.shortest(span)) s gives \(NumberFormat.shortest(count)) panels; the limit is \(Self.maxPanels)")
             }
             wanted = (0..<Int(count)).map { first + Double($0) * seconds }
         }

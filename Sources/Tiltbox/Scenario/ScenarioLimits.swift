@@ -64,6 +64,17 @@ public struct ScenarioLimits: Sendable, Equatable {
     /// every cell under a shape when it inserts or queries it, so a tiny `cellSize` under
     /// a big wall or crate would stall the run (or exhaust memory) rather than fail.
     public let maxHashCellsPerShape = 1_000_000
+    /// Most hash cells all shapes together may cover (the sum over every crate and
+    /// segment of the cells under its bounding box). Chipmunk visits each of them for
+    /// every shape on every step, so twenty crates of a million cells each would stall
+    /// the run as surely as one of twenty million.
+    public let maxHashCellsTotal = 4_000_000
+
+    /// Most pairs of crates that may overlap at t = 0 (`OverlapCensus`, checked before
+    /// the world is built). Chipmunk resolves every overlapping pair on every step, so a
+    /// thousand crates at one point (499 500 pairs) would take minutes per simulated
+    /// second and gigabytes of contact memory; real scenes overlap in a handful at most.
+    public let maxOverlappingPairs = 10_000
 
     public init() {}
 }

@@ -172,6 +172,7 @@ public enum ScenarioLoader {
         let scenario = Scenario(name: name, description: description, world: world, timestep: timestep,
                                 duration: duration, walls: walls, segments: segments, crates: crates, tilt: tilt)
         try checkHashCells(scenario, worldObject: worldObject)
+        try checkOverlaps(scenario, top: top)
         return scenario
     }
 
@@ -432,17 +433,73 @@ public enum ScenarioLoader {
         "[0, \(NumberFormat.shortest(world.size.x))] × [0, \(NumberFormat.shortest(world.size.y))]"
     }
 
+    // MARK: - Overlaps
+
+    /// At most `limits.maxOverlappingPairs` pairs of crates may overlap at t = 0.
+    private static func checkOverlaps(_ scenario: Scenario, top: ObjectReader) throws(InputError) {
+        let census = OverlapCensus(scenario: scenario, stopAfter: limits.maxOverlappingPairs)
+        guard census.stoppedEarly else { return }
+        let example = census.cratePairExamples.first.map {
+            " (the first: \"\(scenario.crates[$0.first].id)\" and \"\(scenario.crates[$0.second].id)\")"
+        } ?? ""
+        // Blame the grids when a grid crate is in the first pair, else the listed crates.
+        let listed = top["crates"]?.arrayValue?.count ?? 0
+        let gridFirst = (census.cratePairExamples.first?.second ?? 0) >= listed
+        let (node, path) = (gridFirst ? top["grids"].map { ($0, "grids") } : nil)
+            ?? top["crates"].map { ($0, "crates") } ?? top["grids"].map { ($0, "grids") } ?? (top.node, "crates")
+        throw top.reader.error(at: node, path,
+            "more than \(limits.maxOverlappingPairs) pairs of crates overlap at t = 0\(example); the limit is "
+            + "\(limits.maxOverlappingPairs) (Chipmunk resolves every overlapping pair on every step): spread the crates out")
+    }
+
+    /// Warnings for a scenario that loads but probably does not do what was meant:
+    /// crates overlapping each other or a wall at t = 0 (Chipmunk pushes them apart
+    /// violently on the first steps), and a crate `angle` larger than 2π in magnitude
+    /// (degrees written where radians are expected). One line each, without the file name.
+    public static func warnings(for scenario: Scenario) -> [String] {
+        var lines: [String] = []
+        let census = OverlapCensus(scenario: scenario, stopAfter: limits.maxOverlappingPairs)
+        let crates = scenario.crates
+        func ids(_ pairs: [String], total: Int) -> String {
+            pairs.joined(separator: ", ") + (total > pairs.count ? " and \(total - pairs.count) more" : "")
+        }
+        if census.cratePairs > 0 {
+            let pairs = census.cratePairExamples.map { "\"\(crates[$0.first].id)\" and \"\(crates[$0.second].id)\"" }
+            lines.append("\(census.cratePairs) pair\(census.cratePairs == 1 ? "" : "s") of crates overlap at t = 0: "
+                         + ids(pairs, total: census.cratePairs))
+        }
+        if census.wallContacts > 0 {
+            let boxWalls = scenario.walls.box ? 4 : 0
+            let pairs = census.wallContactExamples.map { contact -> String in
+                let wall = contact.segment < boxWalls ? ["bottom", "right", "top", "left"][contact.segment] + " wall"
+                    : "segments[\(contact.segment - boxWalls)]"
+                return "\"\(crates[contact.crate].id)\" and the \(wall)"
+            }
+            lines.append("\(census.wallContacts) crate\(census.wallContacts == 1 ? "" : "s")-wall overlap\(census.wallContacts == 1 ? "" : "s") at t = 0: "
+                         + ids(pairs, total: census.wallContacts))
+        }
+        let tilted = crates.filter { abs($0.angle) > 2 * Double.pi }
+        if let first = tilted.first {
+            let more = tilted.count > 1 ? " (and \(tilted.count - 1) more crates)" : ""
+            lines.append("crate \"\(first.id)\" has angle \(NumberFormat.shortest(first.angle)), more than 2π in magnitude\(more): radians expected")
+        }
+        return lines
+    }
+
     // MARK: - Spatial hash
 
     /// With a spatial hash, no shape's bounding box may cover more than
-    /// `limits.maxHashCellsPerShape` cells (Chipmunk walks every one of them).
+    /// `limits.maxHashCellsPerShape` cells, and all shapes together no more than
+    /// `limits.maxHashCellsTotal` (Chipmunk walks every one of them).
     private static func checkHashCells(_ scenario: Scenario, worldObject: ObjectReader) throws(InputError) {
         guard case .hash(let cellSize, _) = scenario.world.spatialIndex else { return }
         func cells(_ width: Double, _ height: Double) -> Double {
             ((width / cellSize).rounded(.down) + 2) * ((height / cellSize).rounded(.down) + 2)
         }
         var worst: (cells: Double, what: String)?
+        var total = 0.0
         func consider(_ count: Double, _ what: String) {
+            total += count
             if count > Double(limits.maxHashCellsPerShape), count > (worst?.cells ?? 0) { worst = (count, what) }
         }
         for segment in scenario.allSegments {
@@ -453,6 +510,9 @@ public enum ScenarioLoader {
             // Any rotation fits in a square as wide as the diagonal.
             consider(cells(crate.size.length, crate.size.length), "crate \"\(crate.id)\"")
         }
+        if worst == nil, total > Double(limits.maxHashCellsTotal) {
+            worst = (total, "all shapes together")
+        }
         guard let worst else { return }
         // Blame cellSize where the file set it, else the hash object that defaulted it.
         let hash = worldObject["spatialIndex"]?["hash"]
@@ -460,6 +520,7 @@ public enum ScenarioLoader {
             ?? (hash ?? worldObject.node, "world.spatialIndex.hash")
         throw worldObject.reader.error(at: node, path,
             "cell size \(NumberFormat.shortest(cellSize)) is too small: \(worst.what) would cover about "
-            + "\(NumberFormat.shortest(worst.cells)) hash cells, more than the limit of \(limits.maxHashCellsPerShape)")
+            + "\(NumberFormat.shortest(worst.cells)) hash cells, more than the limit of "
+            + "\(worst.what == "all shapes together" ? limits.maxHashCellsTotal : limits.maxHashCellsPerShape)")
     }
 }

@@ -10,10 +10,19 @@ internal import CNumberFormat
 ///
 /// One target is not a parser: `numbers` drives the trace writer's number formatter
 /// (C++, writing into raw buffers), the one place where a memory error was found.
+///
+/// Two targets fuzz what runs, not only what parses: `run-tilt` loads any tilt input
+/// (CSV, phone recording or keyframes, found by content) and steps the built-in
+/// scenario under it, with the whole span of the input squeezed into the steps taken,
+/// so every sample and keyframe reaches the engine; `run-scenario` takes a scenario
+/// and, after a NUL byte, the contents of its tilt file, and validates, warns, builds
+/// and steps it as `tiltbox validate` and `tiltbox run` would. `mutateNumbers` is their
+/// structured mutation: it swaps one number of a text input for an extreme one.
 public enum ParserFuzzing {
     public enum Target: String, CaseIterable, Sendable {
         case scenario, tiltCSV = "tilt-csv", phyphox, sensorLogger = "sensor-logger", keyframes, zip, trace, frames
         case numbers
+        case runTilt = "run-tilt", runScenario = "run-scenario"
     }
 
     /// Scenarios with at most this many crates are also built and stepped.
@@ -62,7 +71,128 @@ public enum ParserFuzzing {
             return true
         case .numbers:
             return formatNumbers(bytes)
+        case .runTilt:
+            return runTilt(bytes)
+        case .runScenario:
+            return runScenario(bytes)
         }
+    }
+
+    // MARK: - Run what parses
+
+    /// Steps taken with a tilt input applied.
+    public static let tiltStepsToTake = 8
+
+    private static func runTilt(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let data = Data(bytes)
+        let isJSON = data.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{")
+        let isSensorLogger = !isJSON && data.prefix(4096).range(of: Data("seconds_elapsed".utf8)) != nil
+        let name = isJSON ? "fuzz.json" : isSensorLogger ? "Gravity.csv" : "fuzz.csv"
+        let orientation = Orientation.allCases[data.count % Orientation.allCases.count]
+        guard let loaded = try? TiltFile.parse(data: data, name: name, orientation: orientation, g: 980,
+                                               interpolation: data.count % 2 == 0 ? .hold : .linear,
+                                               convention: .android),
+              let scenario = try? BuiltInScenario.load() else { return false }
+        step(scenario, loaded, steps: tiltStepsToTake)
+        return true
+    }
+
+    private static func runScenario(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let parts = bytes.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false)
+        let text = String(decoding: parts[0], as: UTF8.self)
+        guard let scenario = try? ScenarioLoader.parse(text: text, file: "fuzz.json", baseDirectory: nil) else { return false }
+        _ = ScenarioLoader.warnings(for: scenario)
+        guard scenario.crates.count <= maxCratesToStep else { return true }
+        var loaded: LoadedTilt?
+        if let tilt = scenario.tilt, parts.count > 1 {
+            // The tilt file as `GravityInput.resolve` reads it: the scenario's orientation and g.
+            // Refused, it ends the run as it would end `tiltbox run` (exit 2).
+            guard let tiltFile = try? TiltFile.parse(data: Data(parts[1]), name: tilt.file, orientation: tilt.orientation,
+                                                     g: tilt.g ?? scenario.world.gravity.length, convention: .ios)
+            else { return false }
+            loaded = tiltFile
+        }
+        if let loaded {
+            step(scenario, loaded, steps: min(stepsToTake, scenario.totalSteps))
+        } else {
+            let simulation = Simulation(scenario: scenario, track: ConstantGravity(scenario.world.gravity),
+                                        totalSteps: min(stepsToTake, scenario.totalSteps))
+            var clock = SteadyClock(hz: scenario.timestep.hz)
+            _ = try? simulation.run(clock: &clock)
+        }
+        return true
+    }
+
+    /// Runs `scenario` for `steps` steps under the loaded tilt, its whole time span
+    /// squeezed into those steps (step 0 at its start, the last at its end).
+    private static func step(_ scenario: Scenario, _ loaded: LoadedTilt, steps: Int) {
+        let track = SpanTrack(track: loaded.track, start: loaded.startTime, end: loaded.endTime,
+                              stepSeconds: scenario.timestep.dt, steps: max(steps, 1))
+        let simulation = Simulation(scenario: scenario, track: track, totalSteps: max(steps, 1))
+        var clock = SteadyClock(hz: scenario.timestep.hz)
+        _ = try? simulation.run(clock: &clock)
+    }
+
+    /// A track replayed so that `steps` physics steps cover all of `start...end`.
+    private struct SpanTrack: GravityTrack {
+        var track: any GravityTrack
+        var start: Double
+        var end: Double
+        var stepSeconds: Double
+        var steps: Int
+
+        func gravity(at t: Double) -> Vec2 {
+            let fraction = min(max(t / (stepSeconds * Double(steps)), 0), 1)
+            return track.gravity(at: start + (end - start) * fraction)
+        }
+    }
+
+    // MARK: - Extreme numbers
+
+    /// Well-formed numbers at the edges of `Double` that a value mutation should try:
+    /// the largest finite, its neighbours in decimal, the smallest subnormal, negative zero.
+    public static let extremeNumbers = [
+        "1e308", "-1e308", "1.7976931348623157e308", "-1.7976931348623157e308", "5e-324", "-5e-324",
+        "-0", "0", "2.2250738585072014e-308", "1e303", "1e-300", "9007199254740993", "1e6", "1000001", "-1",
+    ]
+
+    /// `text` with one number (chosen by `seed`) replaced by one of `extremeNumbers`;
+    /// `nil` when the text has no number. A number is a run of digits with its sign,
+    /// point and exponent.
+    public static func mutateNumbers(_ text: [UInt8], seed: UInt64) -> [UInt8]? {
+        var spans: [Range<Int>] = []
+        var i = 0
+        func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+        while i < text.count {
+            if isDigit(text[i]) || (text[i] == UInt8(ascii: "-") && i + 1 < text.count && isDigit(text[i + 1])) {
+                let start = i
+                i += 1
+                while i < text.count, isDigit(text[i]) || text[i] == UInt8(ascii: ".") || text[i] == UInt8(ascii: "e")
+                    || text[i] == UInt8(ascii: "E")
+                    || ((text[i] == UInt8(ascii: "-") || text[i] == UInt8(ascii: "+")) && (text[i - 1] | 0x20) == UInt8(ascii: "e")) {
+                    i += 1
+                }
+                spans.append(start..<i)
+            } else {
+                i += 1
+            }
+        }
+        guard !spans.isEmpty else { return nil }
+        // SplitMix64, so a seed always picks the same span and number.
+        var state = seed
+        func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        let span = spans[Int(next() % UInt64(spans.count))]
+        let number = extremeNumbers[Int(next() % UInt64(extremeNumbers.count))]
+        var result = Array(text[..<span.lowerBound])
+        result += Array(number.utf8)
+        result += text[span.upperBound...]
+        return result
     }
 
     /// Reads `bytes` as doubles, formats the finite ones as trace states into a buffer of

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Which of Tiltbox's own JSON formats a file is, told by its `format` key, so that a file
 /// given where another kind belongs is named as what it is ("this is a Tiltbox trace, not
 /// a scenario") rather than reported as a syntax error at its second line.
@@ -39,5 +41,15 @@ public enum TiltboxFileKind: Sendable, Equatable {
     private static func kind(of text: UnsafeBufferPointer<UInt8>) -> TiltboxFileKind? {
         guard let node = try? JSONParser.parse(utf8: text), let format = node["format"]?.stringValue else { return nil }
         return TiltboxFileKind(format: format)
+    }
+
+    /// The kind of the Tiltbox JSON file at `path`: `nil` for anything else (CSV, a
+    /// folder, a zip, a file that does not parse) and for what is not a regular file or is
+    /// larger than `maxWholeBytes` (a FIFO is never opened, so this cannot block).
+    public static func ofFile(atPath path: String, maxWholeBytes: Int = 16 << 20) -> TiltboxFileKind? {
+        guard let size = try? RegularFile.size(of: path), size <= UInt64(maxWholeBytes),
+              let data = try? Data(contentsOf: URL(fileURLWithPath: path)), data.count <= maxWholeBytes
+        else { return nil }
+        return data.withUnsafeBytes { raw in of(raw.bindMemory(to: UInt8.self), maxWholeBytes: maxWholeBytes) }
     }
 }

@@ -17,15 +17,45 @@ public enum TraceDiff {
     /// Compares `a` with `b`. `tolerance` is an absolute bound in the values' own units
     /// (world units, radians, seconds); it must be finite and not negative.
     public static func compare(_ a: Trace, _ b: Trace, tolerance: Double = 0) -> TraceComparison {
+        do {
+            return try compare(MemoryRecords(a), MemoryRecords(b), tolerance: tolerance)
+        } catch {
+            preconditionFailure("records in memory cannot fail to read")
+        }
+    }
+
+    /// Compares two traces read one record at a time, holding one record of each
+    /// (`tiltbox diff` and `verify`, whatever the traces' length). Same result as
+    /// `compare(_:_:tolerance:)` on the whole traces.
+    /// - Throws: the first `InputError` either stream meets, when it comes before a divergence.
+    public static func compare(_ a: TraceStream, _ b: TraceStream, tolerance: Double = 0) throws(InputError)
+        -> TraceComparison
+    {
+        try compare(StreamRecords(a), StreamRecords(b), tolerance: tolerance)
+    }
+
+    private static func compare<A: RecordSource, B: RecordSource>(_ a: A, _ b: B, tolerance: Double) throws(InputError)
+        -> TraceComparison
+    {
         precondition(tolerance >= 0 && tolerance.isFinite, "tolerance must be finite and >= 0")
         if let mismatch = compareHeaders(a.header, b.header) {
             return .diverged(mismatch)
         }
         let header = a.header
         let perBody = header.fields.count
-        let common = min(a.records.count, b.records.count)
-        for index in 0..<common {
-            let ra = a.records[index], rb = b.records[index]
+        var index = 0
+        var lastStep: Int?
+        while true {
+            let ra = try a.next(), rb = try b.next()
+            guard let ra, let rb else {
+                if let missing = ra ?? rb {
+                    // One trace has a record the other lacks; read the shorter one's end (already read).
+                    let shorterEnd = ra == nil ? a.end : b.end
+                    return .diverged(.missingRecord(step: missing.step, time: missing.t, missingFrom: ra == nil ? .a : .b,
+                                                    truncated: shorterEnd == nil))
+                }
+                break
+            }
             guard ra.step == rb.step else {
                 return .diverged(.stepMismatch(index: index, stepA: ra.step, stepB: rb.step))
             }
@@ -41,18 +71,13 @@ public enum TraceDiff {
             for i in 0..<ra.states.count where !agree(ra.states[i], rb.states[i], tolerance) {
                 return difference(header.bodies[i / perBody], header.fields[i % perBody], ra.states[i], rb.states[i])
             }
+            index += 1
+            lastStep = ra.step
         }
-        if a.records.count != b.records.count {
-            let (longer, shorter, side): (Trace, Trace, TraceDivergence.Side) =
-                a.records.count > b.records.count ? (a, b, .b) : (b, a, .a)
-            let missing = longer.records[common]
-            return .diverged(.missingRecord(step: missing.step, time: missing.t, missingFrom: side,
-                                            truncated: shorter.end == nil))
-        }
-        if let mismatch = compareEnds(a, b) {
+        if let mismatch = compareEnds(a.end, b.end, lastStep: lastStep) {
             return .diverged(.end(mismatch))
         }
-        return .identical(records: common)
+        return .identical(records: index)
     }
 
     /// The number of representable doubles from `a` to `b`: 0 when the bit patterns
@@ -81,9 +106,10 @@ public enum TraceDiff {
         TraceHeaderMismatch.between(a, b, compareScenarioNames: false).map { .header($0) }
     }
 
-    private static func compareEnds(_ a: Trace, _ b: Trace) -> TraceDivergence.EndMismatch? {
-        let lastStep = a.records.last?.step
-        switch (a.end, b.end) {
+    private static func compareEnds(_ endA: TraceEndLine?, _ endB: TraceEndLine?, lastStep: Int?)
+        -> TraceDivergence.EndMismatch?
+    {
+        switch (endA, endB) {
         case (nil, nil):
             return .missingEndLine(side: nil, afterStep: lastStep)
         case (nil, _?):
@@ -96,4 +122,35 @@ public enum TraceDiff {
             return nil
         }
     }
+}
+
+// MARK: - Record sources
+
+/// Records one at a time, from memory or from a stream.
+private protocol RecordSource {
+    var header: TraceHeader { get }
+    /// The end line, once `next()` has returned `nil`.
+    var end: TraceEndLine? { get }
+    func next() throws(InputError) -> TraceRecord?
+}
+
+private final class MemoryRecords: RecordSource {
+    let trace: Trace
+    private var index = 0
+    init(_ trace: Trace) { self.trace = trace }
+    var header: TraceHeader { trace.header }
+    var end: TraceEndLine? { trace.end }
+    func next() throws(InputError) -> TraceRecord? {
+        guard index < trace.records.count else { return nil }
+        defer { index += 1 }
+        return trace.records[index]
+    }
+}
+
+private struct StreamRecords: RecordSource {
+    let stream: TraceStream
+    init(_ stream: TraceStream) { self.stream = stream }
+    var header: TraceHeader { stream.header }
+    var end: TraceEndLine? { stream.end }
+    func next() throws(InputError) -> TraceRecord? { try stream.next() }
 }

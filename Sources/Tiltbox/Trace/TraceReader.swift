@@ -15,125 +15,278 @@ import Darwin
 /// Keys a reader does not know are ignored, so optional keys can be added later.
 /// A trace without an end line is returned with `end == nil`; the caller decides
 /// whether that is an error (`tiltbox diff` reports it as a divergence).
+///
+/// `read` holds the whole trace in memory; `TraceStream` reads the same file one record
+/// at a time, with the same checks and messages (`diff` and `verify` use it).
 public enum TraceReader {
     /// Reads and validates the trace at `path`.
     /// - Parameter verifyDigest: check the end line's digest against the records.
     /// - Throws: `InputError` naming the file and, for content problems, the line.
     public static func read(path: String, verifyDigest: Bool = true) throws(InputError) -> Trace {
-        let bytes = try readFile(path)
+        try collect(TraceStream(path: path, verifyDigest: verifyDigest))
+    }
+
+    /// Parses trace text held in memory; `file` names it in errors.
+    public static func parse(_ bytes: [UInt8], file: String, verifyDigest: Bool = true) throws(InputError) -> Trace {
+        try collect(TraceStream(bytes: bytes, file: file, verifyDigest: verifyDigest))
+    }
+
+    /// Parses trace text from UTF-8 bytes; `file` names it in errors.
+    public static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>, file: String, verifyDigest: Bool = true) throws(InputError) -> Trace {
+        try parse(Array(bytes), file: file, verifyDigest: verifyDigest)
+    }
+
+    private static func collect(_ stream: TraceStream) throws(InputError) -> Trace {
+        var records: [TraceRecord] = []
+        while let record = try stream.next() { records.append(record) }
+        return Trace(header: stream.header, records: records, end: stream.end)
+    }
+}
+
+/// A trace read one record at a time: memory for one line, whatever the file's length.
+///
+/// The header is read when the stream is made; `next()` returns the records in order and
+/// `nil` after the last one, when `end` holds the end line (or stays `nil` for a trace
+/// without one). Checks and messages are `TraceReader`'s. Hostile files fail early: a
+/// control character (a NUL of `/dev/zero`) ends the read at its line and column, and a
+/// line longer than a record of the header's bodies can be (`maxRecordLineBytes`) or,
+/// before the header, than `maxHeaderLineBytes`, is refused when that many bytes have
+/// been read, not after reading the rest of the file.
+public final class TraceStream {
+    /// The longest header line read: 64 MiB (a header lists every body id, size and mass).
+    public static let maxHeaderLineBytes = 64 << 20
+
+    /// The longest record line: room for every value in shortest form (at most 24
+    /// characters and a comma each), twice over for spaces, plus 4 KiB.
+    public static func maxRecordLineBytes(for header: TraceHeader) -> Int {
+        4096 + 2 * header.bodies.count * (header.fields.count * 25 + 3)
+    }
+
+    /// The file as named in errors.
+    public let file: String
+    public let header: TraceHeader
+    /// The end line, once `next()` has returned `nil` (still `nil` for a truncated trace).
+    public private(set) var end: TraceEndLine?
+
+    private var lines: LineSource
+    private var parser: LineParser
+    private var digest = TraceDigest()
+    private let verifyDigest: Bool
+    private var lastStep: Int?
+    private var finished = false
+
+    /// Opens the trace at `path` and reads its header. A file whose first line is not a
+    /// trace header is named as what it is when it is another of Tiltbox's kinds ("this
+    /// is a Tiltbox scenario, not a trace").
+    public convenience init(path: String, verifyDigest: Bool = true) throws(InputError) {
         do {
-            return try parse(bytes, file: path, verifyDigest: verifyDigest)
+            try self.init(lines: LineSource.open(path), file: path, verifyDigest: verifyDigest)
         } catch where (error.line ?? 1) <= 1 {
-            // The header line is wrong: say so when the file is another of Tiltbox's kinds.
-            let kind = bytes.withUnsafeBufferPointer { TiltboxFileKind.of($0) }
-            if let kind, kind != .trace {
+            if let kind = TiltboxFileKind.ofFile(atPath: path), kind != .trace {
                 throw InputError(file: path, reason: "this is \(kind.name), not a trace")
             }
             throw error
         }
     }
 
-    /// Parses trace text held in memory; `file` names it in errors.
-    public static func parse(_ bytes: [UInt8], file: String, verifyDigest: Bool = true) throws(InputError) -> Trace {
-        let result: Result<Trace, InputError> = bytes.withUnsafeBufferPointer { buffer in
-            Result { () throws(InputError) in try parse(utf8: buffer, file: file, verifyDigest: verifyDigest) }
-        }
-        return try result.get()
+    /// Reads trace text held in memory; `file` names it in errors.
+    public convenience init(bytes: [UInt8], file: String, verifyDigest: Bool = true) throws(InputError) {
+        try self.init(lines: LineSource(bytes: bytes), file: file, verifyDigest: verifyDigest)
     }
 
-    /// Parses trace text from UTF-8 bytes; `file` names it in errors.
-    public static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>, file: String, verifyDigest: Bool = true) throws(InputError) -> Trace {
+    private init(lines: LineSource, file: String, verifyDigest: Bool) throws(InputError) {
+        self.lines = lines
+        self.file = file
+        self.verifyDigest = verifyDigest
         var parser = LineParser(file: file)
         var header: TraceHeader?
-        var records: [TraceRecord] = []
-        var end: TraceEndLine?
-        var digest = TraceDigest()
-        var lineNumber = 0
-        var start = 0
-        while start < bytes.count {
-            lineNumber += 1
-            var stop = start
-            while stop < bytes.count && bytes[stop] != 0x0A { stop += 1 }
-            let hasNewline = stop < bytes.count
-            let line = UnsafeBufferPointer(rebasing: bytes[start..<stop])
-            start = stop + 1
-            if isBlank(line) { continue }
-            parser.lineNumber = lineNumber
-            let node: JSONNode
-            do {
-                node = try JSONParser.parse(utf8: line)
-            } catch {
-                if !hasNewline {
+        while header == nil {
+            guard let node = try Self.nextNode(&self.lines, &parser, maxBytes: Self.maxHeaderLineBytes) else {
+                throw InputError(file: file, reason: "empty file: a trace starts with a tiltbox-trace/1 header line")
+            }
+            header = try parser.header(node)
+        }
+        self.parser = parser
+        self.header = header!
+    }
+
+    deinit { lines.close() }
+
+    /// The next record, or `nil` after the last (then `end` is set when the trace has one).
+    public func next() throws(InputError) -> TraceRecord? {
+        guard !finished else { return nil }
+        let limit = Self.maxRecordLineBytes(for: header)
+        guard let node = try Self.nextNode(&lines, &parser, maxBytes: limit) else {
+            finished = true
+            lines.close()
+            return nil
+        }
+        if end != nil {
+            throw parser.error(at: node, reason: "text after the end line")
+        }
+        guard node.objectMembers != nil else {
+            throw parser.error(at: node, reason: "expected a record or the end line (an object), got \(node.value.typeName)")
+        }
+        if node["end"] != nil {
+            let endLine = try parser.endLine(node)
+            if verifyDigest && endLine.digest != digest.text {
+                throw parser.error(at: node["digest"], path: "digest",
+                                   reason: "\(endLine.digest) does not match the records (\(digest.text)): the trace was changed after it was written")
+            }
+            end = endLine
+            // Nothing may follow the end line: read on to prove it.
+            return try next()
+        }
+        let record = try parser.record(node, header: header, previousStep: lastStep)
+        record.states.withUnsafeBufferPointer { digest.addRecord(gravity: record.gravity, states: $0) }
+        lastStep = record.step
+        return record
+    }
+
+    /// The next non-blank line parsed, `nil` at the end of the file.
+    private static func nextNode(_ lines: inout LineSource, _ parser: inout LineParser, maxBytes: Int)
+        throws(InputError) -> JSONNode?
+    {
+        while true {
+            guard let line = try lines.nextLine(maxBytes: maxBytes, file: parser.file) else { return nil }
+            parser.lineNumber = lines.lineNumber
+            let parsed: Result<JSONNode, JSONSyntaxError>? = lines.withLine(line) { bytes in
+                if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return nil }
+                return Result { () throws(JSONSyntaxError) in try JSONParser.parse(utf8: bytes) }
+            }
+            switch parsed {
+            case nil: continue
+            case .success(let node)?: return node
+            case .failure(let error)?:
+                if !line.hasNewline {
                     throw parser.error(at: nil, reason: "the last line is cut off (the writer stopped in the middle of it): \(error.reason)")
                 }
-                throw InputError(file: file, location: SourceLocation(line: lineNumber, column: error.location.column),
+                throw InputError(file: parser.file, location: SourceLocation(line: lines.lineNumber, column: error.location.column),
                                  reason: error.reason)
             }
-            guard let currentHeader = header else {
-                header = try parser.header(node)
-                continue
-            }
-            if end != nil {
-                throw parser.error(at: node, reason: "text after the end line")
-            }
-            guard node.objectMembers != nil else {
-                throw parser.error(at: node, reason: "expected a record or the end line (an object), got \(node.value.typeName)")
-            }
-            if node["end"] != nil {
-                let endLine = try parser.endLine(node)
-                if verifyDigest && endLine.digest != digest.text {
-                    throw parser.error(at: node["digest"], path: "digest",
-                                       reason: "\(endLine.digest) does not match the records (\(digest.text)): the trace was changed after it was written")
-                }
-                end = endLine
-                continue
-            }
-            let record = try parser.record(node, header: currentHeader, previousStep: records.last?.step)
-            record.states.withUnsafeBufferPointer { digest.addRecord(gravity: record.gravity, states: $0) }
-            records.append(record)
         }
-        guard let header else {
-            throw InputError(file: file, reason: "empty file: a trace starts with a tiltbox-trace/1 header line")
-        }
-        return Trace(header: header, records: records, end: end)
+    }
+}
+
+// MARK: - Lines
+
+/// The lines of a trace, from a file read in 64 KiB chunks or from bytes in memory.
+/// Holds at most one line (and one chunk) at a time.
+private struct LineSource {
+    struct Line {
+        var range: Range<Int>
+        var hasNewline: Bool
     }
 
-    private static func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-        line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+    private var fd: Int32 = -1
+    private var buffer: [UInt8]
+    /// What each `read(2)` fills before its bytes join `buffer`.
+    private var scratch: [UInt8] = []
+    /// Where the next line starts in `buffer`.
+    private var start = 0
+    /// How far `buffer` has been checked for a newline and control characters.
+    private var scanned = 0
+    private var atEnd: Bool
+    /// The number of the line last returned.
+    private(set) var lineNumber = 0
+
+    init(bytes: [UInt8]) {
+        buffer = bytes
+        atEnd = true
     }
 
-    // MARK: - File
+    private init(fd: Int32) {
+        self.fd = fd
+        buffer = []
+        atEnd = false
+    }
 
-    private static func readFile(_ path: String) throws(InputError) -> [UInt8] {
+    static func open(_ path: String) throws(InputError) -> LineSource {
         func failure(_ code: Int32) -> InputError {
             InputError(file: path, reason: String(cString: strerror(code)))
         }
         var fd: Int32
-        repeat { fd = open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
+        repeat { fd = Glibc.open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
         guard fd >= 0 else { throw failure(errno) }
-        defer { _ = close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw failure(errno) }
-        if (info.st_mode & S_IFMT) == S_IFDIR { throw failure(EISDIR) }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(info.st_size) + 1)
-        let chunk = 1 << 16
-        while true {
-            let oldCount = bytes.count
-            bytes.append(contentsOf: repeatElement(0, count: chunk))
-            let n = bytes.withUnsafeMutableBytes { raw in
-                readBytes(fd, raw.baseAddress! + oldCount, chunk)
-            }
-            if n < 0 {
-                let code = errno
-                bytes.removeLast(chunk)
-                if code == EINTR { continue }
-                throw failure(code)
-            }
-            bytes.removeLast(chunk - n)
-            if n == 0 { break }
+        guard fstat(fd, &info) == 0 else { let code = errno; _ = Glibc.close(fd); throw failure(code) }
+        if (info.st_mode & S_IFMT) == S_IFDIR { _ = Glibc.close(fd); throw failure(EISDIR) }
+        return LineSource(fd: fd)
+    }
+
+    mutating func close() {
+        if fd >= 0 { _ = Glibc.close(fd); fd = -1 }
+    }
+
+    func withLine<R>(_ line: Line, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        buffer.withUnsafeBufferPointer { all in body(UnsafeBufferPointer(rebasing: all[line.range])) }
+    }
+
+    /// The next line (without its newline), `nil` at the end of the input.
+    /// - Throws: at a control character (JSON allows none, not even in strings) or once
+    ///   the line passes `maxBytes`.
+    mutating func nextLine(maxBytes: Int, file: String) throws(InputError) -> Line? {
+        // Drop the lines already returned once they are most of the buffer, so it
+        // holds about one line and one chunk, without moving bytes on every line.
+        if start > 0, start >= buffer.count / 2 {
+            buffer.removeSubrange(0..<start)
+            scanned -= start
+            start = 0
         }
-        return bytes
+        while true {
+            // Find the first newline or control character in what is not yet scanned,
+            // looking no further than the line's limit.
+            let stop = min(buffer.count, start + maxBytes + 1)
+            let found: Int? = buffer.withUnsafeBufferPointer { bytes in
+                var i = scanned
+                while i < stop {
+                    if bytes[i] < 0x20 && bytes[i] != 0x09 && bytes[i] != 0x0D { return i }
+                    i += 1
+                }
+                return nil
+            }
+            if let found {
+                let byte = buffer[found]
+                if byte == 0x0A {
+                    lineNumber += 1
+                    let line = Line(range: start..<found, hasNewline: true)
+                    scanned = found + 1
+                    start = scanned
+                    return line
+                }
+                throw InputError(file: file, line: lineNumber + 1, column: found - start + 1,
+                                 reason: "control character 0x\(String(byte, radix: 16)) where a trace has JSON text")
+            }
+            scanned = stop
+            if scanned - start > maxBytes {
+                throw InputError(file: file, line: lineNumber + 1,
+                                 reason: "line longer than \(maxBytes) bytes, more than any \(lineNumber == 0 ? "header" : "record of this trace") can be")
+            }
+            if atEnd {
+                guard start < buffer.count else { return nil }
+                lineNumber += 1
+                let line = Line(range: start..<buffer.count, hasNewline: false)
+                start = buffer.count
+                return line
+            }
+            try fill(file: file)
+        }
+    }
+
+    private mutating func fill(file: String) throws(InputError) {
+        let chunk = 1 << 16
+        if scratch.isEmpty { scratch = [UInt8](repeating: 0, count: chunk) }
+        var n: Int
+        repeat {
+            n = scratch.withUnsafeMutableBytes { raw in readBytes(fd, raw.baseAddress!, chunk) }
+        } while n < 0 && errno == EINTR
+        if n < 0 { throw InputError(file: file, reason: String(cString: strerror(errno))) }
+        if n == 0 {
+            atEnd = true
+            close()
+            return
+        }
+        buffer.append(contentsOf: scratch[0..<n])
     }
 }
 

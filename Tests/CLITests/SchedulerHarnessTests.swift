@@ -85,6 +85,18 @@ import Darwin
         #expect(second.leftoverProcesses().isEmpty)
     }
 
+    @Test func aClusterThatCannotStartReportsTheDaemonLogsAndLeavesNothingRunning() throws {
+        do {
+            _ = try SlurmCluster(timeout: 60, extraConfiguration: "SchedulerType=sched/none-such")
+            Issue.record("a cluster with an unknown scheduler plugin started")
+        } catch let failure as SlurmCluster.StartFailed {
+            #expect(failure.description.contains("slurmctld ended"), "\(failure)")
+            #expect(failure.description.contains("--- slurmctld"), "\(failure)")
+            #expect(failure.description.contains("sched/none-such"), "slurmctld's own log names the plugin: \(failure)")
+            #expect(SlurmCluster.processes(naming: failure.folder).isEmpty, "no daemon of \(failure.folder) runs")
+        }
+    }
+
     @Test func gnuParallelRunsFourJobsEachWithItsSequenceNumber() throws {
         let result = try GNUParallel.run(["-j", "2", "echo {} $PARALLEL_SEQ", ":::", "a", "b", "c", "d"])
         #expect(result.status == 0, "parallel: \(result.stderr)")

@@ -26,6 +26,8 @@ import Darwin
 /// `environment` (it sets `SLURM_CONF`); `command(_:_:)` and `sbatch(_:)` do that.
 final class SlurmCluster {
     struct StartFailed: Error, CustomStringConvertible {
+        /// The cluster's folder (removed by the time the error is seen).
+        var folder: String
         var description: String
     }
 
@@ -53,8 +55,9 @@ final class SlurmCluster {
     var daemonProcessIDs: [pid_t] { daemons.map(\.process.pid) }
 
     /// Starts munged, slurmctld and slurmd and waits (up to `timeout` seconds) for the node to
-    /// be idle.
-    init(timeout: TimeInterval = 120) throws {
+    /// be idle. `extraConfiguration` (lines of `slurm.conf`) is added before the node and
+    /// partition lines; a key given again there overrides the one set here.
+    init(timeout: TimeInterval = 120, extraConfiguration: String = "") throws {
         directory = try TemporaryDirectory()
         nodeName = Self.shortHostName()
         let ports = try Self.freePorts(2)
@@ -63,12 +66,14 @@ final class SlurmCluster {
         mungeSocket = directory.path("munge/munge.socket")
         configPath = directory.path("slurm.conf")
         do {
-            try start(timeout: timeout)
+            try start(timeout: timeout, extraConfiguration: extraConfiguration)
         } catch {
-            stop()
+            // No graceful stop: a slurmd that cannot reach its controller ignores SIGTERM.
+            stop(grace: 5)
             let reason = (error as? StartFailed)?.description ?? String(describing: error)
-            throw StartFailed(description: "the test Slurm cluster in \(directory.url.path) did not start: \(reason)\n"
-                + diagnostics())
+            throw StartFailed(folder: directory.url.path,
+                              description: "the test Slurm cluster in \(directory.url.path) did not start: \(reason)\n"
+                                + diagnostics())
         }
     }
 
@@ -96,13 +101,13 @@ final class SlurmCluster {
     // MARK: - Stopping
 
     /// Stops every daemon the cluster started, slurmd and slurmctld first, munged last: SIGTERM,
-    /// then SIGKILL for one still running after 30 s. Then kills any process left behind that
-    /// still names the cluster's folder in its command line or environment (a job step of a
-    /// job that was running). Safe to call more than once.
-    func stop() {
+    /// then SIGKILL for one still running after `grace` seconds. Then kills any process left
+    /// behind that still names the cluster's folder in its command line or environment (a job
+    /// step of a job that was running). Safe to call more than once.
+    func stop(grace: TimeInterval = 30) {
         for daemon in daemons.reversed() where daemon.process.isRunning {
             daemon.process.send(SIGTERM)
-            daemon.process.waitForExit(within: 30)
+            daemon.process.waitForExit(within: grace)
         }
         for pid in leftoverProcesses() {
             kill(pid, SIGKILL)
@@ -113,7 +118,12 @@ final class SlurmCluster {
     /// folder: the daemons (they were started with paths in it), the job steps and jobs they
     /// started (they inherit `SLURM_CONF`). Empty once the cluster has stopped.
     func leftoverProcesses() -> [pid_t] {
-        let marker = Data(directory.url.path.utf8)
+        Self.processes(naming: directory.url.path)
+    }
+
+    /// Processes other than this one whose command line or environment contains `path`.
+    static func processes(naming path: String) -> [pid_t] {
+        let marker = Data(path.utf8)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return names.compactMap { name -> pid_t? in
             guard let pid = pid_t(name), pid != getpid() else { return nil }
@@ -138,7 +148,7 @@ final class SlurmCluster {
 
     // MARK: - Starting
 
-    private func start(timeout: TimeInterval) throws {
+    private func start(timeout: TimeInterval, extraConfiguration: String) throws {
         let deadline = Date().addingTimeInterval(timeout)
         let fileManager = FileManager.default
         for folder in ["munge", "state", "spool", "log"] {
@@ -146,7 +156,7 @@ final class SlurmCluster {
                                             attributes: [.posixPermissions: 0o700])
         }
         try writeMungeKey(directory.path("munge/munge.key"))
-        try Data(configuration().utf8).write(to: URL(fileURLWithPath: configPath))
+        try Data(configuration(extra: extraConfiguration).utf8).write(to: URL(fileURLWithPath: configPath))
 
         try launch("munged", package: "munge", [
             "--foreground", "--force",
@@ -180,7 +190,7 @@ final class SlurmCluster {
     /// memory and an array runs one task at a time), and `MinJobAge=5`, which makes
     /// `sbatch --wait` poll every 2 s (it backs off to 32 s when finished jobs are kept
     /// longer); `batch_sched_delay=0` starts the next tasks as soon as CPUs are free.
-    private func configuration() -> String {
+    private func configuration(extra: String) -> String {
         """
         ClusterName=tiltbox
         SlurmctldHost=\(nodeName)(127.0.0.1)
@@ -203,6 +213,7 @@ final class SlurmCluster {
         MpiDefault=none
         MailProg=/bin/true
         ReturnToService=2
+        \(extra)
         NodeName=\(nodeName) NodeAddr=127.0.0.1 CPUs=2 State=UNKNOWN
         PartitionName=debug Nodes=\(nodeName) Default=YES MaxTime=INFINITE State=UP
 
@@ -223,10 +234,10 @@ final class SlurmCluster {
         while true {
             if condition() { return }
             if let dead = daemons.first(where: { !$0.process.isRunning }) {
-                throw StartFailed(description: "\(dead.name) \(dead.process.state) while waiting for \(what)")
+                throw StartFailed(folder: directory.url.path, description: "\(dead.name) \(dead.process.state) while waiting for \(what)")
             }
             if Date() >= deadline {
-                throw StartFailed(description: "timed out waiting for \(what)")
+                throw StartFailed(folder: directory.url.path, description: "timed out waiting for \(what)")
             }
             usleep(250_000)
         }

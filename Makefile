@@ -42,13 +42,20 @@ deps:
 	@test -x "$(SWIFT)" || { echo "make: no Swift toolchain found (looked for 'swift' on PATH and /opt/swift)"; exit 1; }
 
 # What the test suite needs beyond the build: tmux for terminal tests, Chromium (headless)
-# for the HTML player tests, python3 to decode their screenshots, and pymunk 7.3.1 (pip) for
-# the tests that compare Tiltbox with the same scenes built in pymunk, bit for bit.
+# for the HTML player tests, python3 to decode their screenshots, pymunk 7.3.1 (pip) for the
+# tests that compare Tiltbox with the same scenes built in pymunk, bit for bit, and the
+# schedulers batch runs are sharded over: GNU parallel, and Slurm (slurmctld, slurmd, sbatch…)
+# with munge for the single-node cluster the tests start. The Slurm daemons live in /usr/sbin.
 test-deps: deps
 	@missing=""; \
 	command -v tmux >/dev/null 2>&1 || missing="$$missing tmux"; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	command -v python3 >/dev/null 2>&1 || missing="$$missing python3"; \
+	command -v parallel >/dev/null 2>&1 || missing="$$missing parallel"; \
+	for tool in slurmctld slurmd sbatch squeue sinfo; do \
+		PATH="$$PATH:/usr/sbin:/sbin" command -v $$tool >/dev/null 2>&1 || { missing="$$missing slurm-wlm"; break; }; \
+	done; \
+	PATH="$$PATH:/usr/sbin:/sbin" command -v munged >/dev/null 2>&1 || missing="$$missing munge"; \
 	if [ -n "$$missing" ]; then \
 		echo "make: installing$$missing with apt"; \
 		$(SUDO) apt-get update -qq && $(APT_INSTALL) $$missing; \

@@ -4,7 +4,8 @@ import Tiltbox
 
 /// The code of the DocC getting-started article (Sources/Tiltbox/Tiltbox.docc/GettingStarted.md),
 /// compiled and run here against the public API (a plain `import Tiltbox`), and compared with
-/// the article's code block so the two cannot drift apart. Edit both together.
+/// the article's code block and the README's (its "The library" section) so the three cannot
+/// drift apart. Edit them together.
 @Suite struct GettingStartedTests {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -35,9 +36,9 @@ import Tiltbox
         return lines[(begin + 1)..<end].map { String($0.dropFirst(8)) }.joined(separator: "\n")
     }
 
-    /// The first ```swift block of the article.
-    static func exampleInArticle() throws -> String {
-        let text = try String(contentsOf: article, encoding: .utf8)
+    /// The first ```swift block of a Markdown file.
+    static func firstSwiftBlock(of file: URL) throws -> String {
+        let text = try String(contentsOf: file, encoding: .utf8)
         let lines = text.components(separatedBy: "\n")
         guard let open = lines.firstIndex(of: "```swift"),
               let close = lines[(open + 1)...].firstIndex(of: "```")
@@ -46,10 +47,15 @@ import Tiltbox
     }
 
     @Test func articleShowsExactlyTheCodeThisTestRuns() throws {
-        let article = try Self.exampleInArticle()
+        let article = try Self.firstSwiftBlock(of: Self.article)
         let tested = try Self.exampleInThisFile()
         #expect(!tested.isEmpty)
         #expect(article == "import Tiltbox\n\n" + tested)
+    }
+
+    @Test func readmeShowsTheSameCodeAsTheArticle() throws {
+        let readme = try Self.firstSwiftBlock(of: Self.packageRoot.appendingPathComponent("README.md"))
+        #expect(readme == "import Tiltbox\n\n" + (try Self.exampleInThisFile()))
     }
 
     @Test func articleExampleRunsOneSecondOfTheStandingStack() throws {

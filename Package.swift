@@ -12,6 +12,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        // `make docs`: the DocC catalog in Sources/Tiltbox/Tiltbox.docc (no code depends on it).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The C boundary: Debian's libchipmunk-dev (Chipmunk 7.0.3), no pkg-config file.

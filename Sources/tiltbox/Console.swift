@@ -6,7 +6,7 @@ import Tiltbox
 ///
 /// Every write can fail and throws `ConsoleWriteError` (never `FileHandle.write(_:)`, which
 /// traps). `main` ends a command whose output pipe was closed quietly with status 141, and
-/// any other write error with status 1 and one message (FORMATS.md §7).
+/// any other write error with status 1 and one message (docs/formats.md §7).
 enum Console {
     /// Standard output or standard error.
     enum Stream: Sendable {

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Tiltbox
 
-/// Exit statuses of `tiltbox` (FORMATS.md §7).
+/// Exit statuses of `tiltbox` (docs/formats.md §7).
 enum ExitStatus {
     static let success: Int32 = 0
     /// Traces differ, or the simulation failed (a non-finite state, a write error).

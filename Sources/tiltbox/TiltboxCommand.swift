@@ -18,7 +18,7 @@ struct TiltboxCommand: ParsableCommand {
         subcommands: [Run.self, Record.self, Diff.self, Verify.self, Validate.self, Tilt.self, Render.self, Curves.self],
         defaultSubcommand: Run.self)
 
-    /// Parses and runs, mapping every failure to the exit statuses of FORMATS.md §7:
+    /// Parses and runs, mapping every failure to the exit statuses of docs/formats.md §7:
     /// usage and input errors exit 2 (ArgumentParser's own default for usage is 64).
     static func main() {
         // A write to a closed pipe (`tiltbox run --trace - | head`) then fails with EPIPE,

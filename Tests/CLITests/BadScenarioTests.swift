@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// One class of invalid scenario from FORMATS.md §1 and what `tiltbox` must say about it.
+/// One class of invalid scenario from docs/formats.md §1 and what `tiltbox` must say about it.
 struct BadScenario: Sendable, CustomTestStringConvertible {
     /// What is wrong, used as the file name.
     var name: String

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Physics is the same whatever clock feeds the accumulator (FORMATS.md §4).
+/// Physics is the same whatever clock feeds the accumulator (docs/formats.md §4).
 @Suite struct FrameProfileTests {
     @Test func frameProfilesGiveByteIdenticalTraceRecords() throws {
         let directory = try TemporaryDirectory()

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Traces that describe their own run (FORMATS.md §3's `tiltbox`, `source`, `platform`)
+/// Traces that describe their own run (docs/formats.md §3's `tiltbox`, `source`, `platform`)
 /// and a `verify` that needs nothing but the trace, through the built binary.
 @Suite struct SelfDescribingVerifyTests {
     /// A project folder with crate-stack.json (no tilt of its own) and a tilt recording,

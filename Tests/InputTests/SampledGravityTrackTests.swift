@@ -48,7 +48,7 @@ import Testing
         for t in [0.0, 3, 10] { #expect(close(pair(track.gravity(at: t)), (0, -980))) }
     }
 
-    /// FORMATS.md §2: portrait (X, Y); landscapeRight (Y, −X); landscapeLeft (−Y, X);
+    /// docs/formats.md §2: portrait (X, Y); landscapeRight (Y, −X); landscapeLeft (−Y, X);
     /// portraitUpsideDown (−X, −Y); then × g.
     @Test(arguments: [
         (Orientation.portrait, (0.25, -0.5)), (.landscapeRight, (-0.5, -0.25)),

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Tiltbox
 
-/// The FORMATS.md §1 example, verbatim.
+/// The docs/formats.md §1 example, verbatim.
 let formatsExample = """
 {
   "format": "tiltbox-scenario/1",

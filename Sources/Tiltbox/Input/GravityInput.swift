@@ -4,7 +4,7 @@ import Foundation
 /// scenario's `tilt` key, else the scenario's constant `world.gravity`.
 ///
 /// Command-line values (`--orientation`, `--g`) override the scenario's; `g` falls
-/// back to the length of `world.gravity` (FORMATS.md §2).
+/// back to the length of `world.gravity` (docs/formats.md §2).
 public struct GravityInput: Sendable {
     /// `--tilt FILE`, used instead of the scenario's tilt file.
     public var file: String?

@@ -64,7 +64,7 @@ public final class LiveTiltTrack: GravityTrack, @unchecked Sendable {
     /// The device-frame reading (in g) whose world direction is `angle` from straight down.
     static func reading(angle: Double, orientation: Orientation) -> Vec2 {
         let world = Vec2(sin(angle), -cos(angle))
-        // Invert FORMATS.md §2's table (only swaps and sign changes, so exact).
+        // Invert docs/formats.md §2's table (only swaps and sign changes, so exact).
         switch orientation {
         case .portrait: return world
         case .landscapeRight: return Vec2(-world.y, world.x)

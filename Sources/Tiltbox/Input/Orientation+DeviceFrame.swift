@@ -1,5 +1,5 @@
 extension Orientation {
-    /// A device-frame (X, Y) reading turned into world axes (y up), FORMATS.md §2:
+    /// A device-frame (X, Y) reading turned into world axes (y up), docs/formats.md §2:
     /// portrait → (X, Y); landscapeRight (top edge points right) → (Y, −X);
     /// landscapeLeft (top edge points left) → (−Y, X); portraitUpsideDown → (−X, −Y).
     /// Units are unchanged; callers scale by g afterwards.

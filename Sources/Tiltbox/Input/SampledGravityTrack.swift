@@ -1,7 +1,7 @@
 /// A gravity track made from recorded samples (a Tiltbox CSV or a phone recording).
 ///
 /// Each device-frame reading (in g) is turned into world axes by the orientation
-/// table of FORMATS.md §2 and scaled by `g` (world units per g) once, at creation.
+/// table of docs/formats.md §2 and scaled by `g` (world units per g) once, at creation.
 /// Looking a time up is a binary search over the sample times: deterministic,
 /// O(log n) and allocation-free. Before the first sample the first value applies,
 /// after the last the last.

@@ -3,7 +3,7 @@ import Foundation
 /// Loads gravity input ("tilt") files: the entry point for `tiltbox run --tilt` and
 /// `tiltbox validate`.
 ///
-/// The format is found from the path and the contents (FORMATS.md §2):
+/// The format is found from the path and the contents (docs/formats.md §2):
 /// - a `.json` file (or one starting with `{`): `tiltbox-tilt/1` keyframes, in g
 ///   (device frame, mapped by orientation and scaled by g) or, with `"units": "world"`,
 ///   already in world units/s² (orientation and g not applied);

@@ -1,4 +1,4 @@
-/// The kinds of tilt input Tiltbox reads (FORMATS.md §2).
+/// The kinds of tilt input Tiltbox reads (docs/formats.md §2).
 public enum TiltFormat: String, Sendable, CaseIterable {
     /// `t,x,y[,z]` in g, CoreMotion device frame.
     case tiltboxCSV

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What `tiltbox verify` re-runs to check a reference trace: the scenario, gravity input
-/// and options its header records (`source`, FORMATS.md §3), each overridden by what the
+/// and options its header records (`source`, docs/formats.md §3), each overridden by what the
 /// command line gives. Paths in the header are resolved against the trace file's folder.
 ///
 /// A trace written before headers described their source has no `source`: its scenario

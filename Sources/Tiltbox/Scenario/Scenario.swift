@@ -202,7 +202,7 @@ public struct CrateSpec: Sendable, Equatable {
     }
 }
 
-/// How the device is held: maps the device-frame reading to world axes (FORMATS.md §2).
+/// How the device is held: maps the device-frame reading to world axes (docs/formats.md §2).
 public enum Orientation: String, Sendable, CaseIterable {
     case portrait, portraitUpsideDown, landscapeLeft, landscapeRight
 }

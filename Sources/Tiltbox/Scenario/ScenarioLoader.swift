@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reads and validates scenario files (`tiltbox-scenario/1`, FORMATS.md §1).
+/// Reads and validates scenario files (`tiltbox-scenario/1`, docs/formats.md §1).
 ///
 /// A `Scenario` that comes out of here is safe to hand to `World`: every number is
 /// finite and within `ScenarioLimits`, every key is known, crate ids are unique and
@@ -8,7 +8,7 @@ import Foundation
 /// file, the line and column of the offending JSON value and its field path
 /// (`crates[3].size[1]`). The loader never opens the tilt file; it only resolves its path.
 ///
-/// Defaults (FORMATS.md and `Scenario.swift`), plus the choices this loader makes:
+/// Defaults (docs/formats.md §1 and `Scenario.swift`), plus the choices this loader makes:
 /// - `name`: the file's base name without extension; `description`: `""`.
 /// - `world.spatialIndex`: `"bbtree"`, or `{"hash": {"cellSize": 20, "count": 4000}}`
 ///   where both inner keys are optional with those defaults.

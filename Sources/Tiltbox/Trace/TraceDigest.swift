@@ -1,4 +1,4 @@
-/// The running FNV-1a 64-bit digest of a trace, as FORMATS.md §3 defines it: over the
+/// The running FNV-1a 64-bit digest of a trace, as docs/formats.md §3 defines it: over the
 /// little-endian IEEE-754 bytes of, for each record in order, the two gravity
 /// components and then every body's six fields in order.
 ///

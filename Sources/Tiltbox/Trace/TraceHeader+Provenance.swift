@@ -1,4 +1,4 @@
-/// The self-describing part of a trace header (FORMATS.md §3): what was run and where.
+/// The self-describing part of a trace header (docs/formats.md §3): what was run and where.
 ///
 /// `tiltbox` is the version that wrote the trace, `source` the scenario and gravity input
 /// with their SHA-256 and the options that shaped the input, and `platform` the machine's

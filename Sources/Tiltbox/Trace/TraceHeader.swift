@@ -1,6 +1,6 @@
 /// The first line of a trace: what was simulated and how the records are laid out.
 ///
-/// The required part is exactly FORMATS.md §3's header, written with its keys in this
+/// The required part is exactly docs/formats.md §3's header, written with its keys in this
 /// order: `format`, `scenario`, `engine`, `spatialIndex`, `dt`, `every`, `fields`,
 /// `bodies`. The optional keys after them (`world`, `segments`, `sizes`, `hz`,
 /// `duration`, `tilt`, `masses`) let a later renderer draw a trace without its scenario, and

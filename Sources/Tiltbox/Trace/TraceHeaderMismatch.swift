@@ -1,6 +1,6 @@
 /// Why the records of two traces cannot be compared: their headers disagree on what was
 /// simulated or how it was recorded. For `verify` this means the reference does not
-/// describe the run (exit status 2, FORMATS.md §7); for `diff`, that the traces differ.
+/// describe the run (exit status 2, docs/formats.md §7); for `diff`, that the traces differ.
 public enum TraceHeaderMismatch: Hashable, Sendable {
     /// Another scenario: names and body counts of both.
     case scenario(a: String, aBodies: Int, b: String, bBodies: Int)

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Reads a trace file (FORMATS.md §3) back into a `Trace`, validating it as it goes.
+/// Reads a trace file (docs/formats.md §3) back into a `Trace`, validating it as it goes.
 ///
 /// The file is split on newlines and each line parsed on its own with `JSONParser`, so
 /// an error names the file's line: `t.jsonl:5:48: s: record has 3 bodies, header lists 4`.

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Writes a trace (FORMATS.md §3) to a file or to standard output, buffered, with the
+/// Writes a trace (docs/formats.md §3) to a file or to standard output, buffered, with the
 /// formatting done on a second thread.
 ///
 /// `writeRecord` only copies the states into one of a few preallocated slots; a writer

@@ -38,8 +38,8 @@ extension TiltboxCommand {
         var exitAtEnd = false
 
         func validate() throws {
-            guard fps.isFinite, fps > 0, fps <= 1000 else { throw ValidationError("--fps must be a number in (0, 1000]") }
-            if let g { guard g.isFinite, g > 0, g <= ScenarioLoader.limits.maxGravity else { throw ValidationError("--g must be a number in (0, 1000000]") } }
+            try OptionChecks.fps(fps)
+            if let g { try OptionChecks.g(g) }
             guard trace != "-" else { throw ValidationError("--trace - is not available while the terminal view draws on standard output") }
         }
 
@@ -90,15 +90,5 @@ extension TiltboxCommand {
         static func replayTracePath(for trace: String) -> String {
             trace.hasSuffix(".jsonl") ? String(trace.dropLast(6)) + "-replay.jsonl" : trace + "-replay.jsonl"
         }
-    }
-}
-
-/// Quoting for a word of a POSIX shell command line shown to users.
-enum ShellWord {
-    /// `word` as is when it holds only safe characters, else in single quotes.
-    static func quote(_ word: String) -> String {
-        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-:=+,@%")
-        if !word.isEmpty && word.allSatisfy({ safe.contains($0) }) { return word }
-        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

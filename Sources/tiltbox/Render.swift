@@ -9,7 +9,7 @@ extension TiltboxCommand {
             abstract: "Draw a trace: an SVG film strip (--svg) or a self-contained HTML player (--html).",
             discussion: """
                 --svg draws one panel per chosen time: 8 evenly spaced by default, or --at T,T,... (the record nearest \
-                each time) or --every S seconds, in a grid of --columns. --html writes one page with the data inline \
+                each time) or --interval S seconds (--every S, its old name, still works for one release), in a grid of --columns. --html writes one page with the data inline \
                 (no network) that plays the run at real speed; traces longer than --max-body-frames (frames × bodies, \
                 default \(TraceDecimation.defaultMaxBodyFrames)) are decimated, keeping the last record.
                 A trace without "world.size" (older or hand-made) is drawn in the bounding box of its crate positions, \
@@ -29,7 +29,12 @@ extension TiltboxCommand {
         var at: String?
 
         @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Film strip: a panel every S seconds from the first record to the last.", valueName: "S"))
+        var interval: Double?
+
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Deprecated name of --interval, kept for one release (a warning says so).", valueName: "S"))
         var every: Double?
+
+        private var intervalOption: IntervalOption { IntervalOption(interval: interval, every: every) }
 
         @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Film strip panels per row.", valueName: "C"))
         var columns: Int = FilmStrip.defaultColumns
@@ -42,12 +47,14 @@ extension TiltboxCommand {
 
         func validate() throws {
             guard svg != nil || html != nil else { throw ValidationError("give --svg FILE, --html FILE or both") }
-            guard at == nil || every == nil else { throw ValidationError("--at and --every are alternatives: give one") }
-            if svg == nil, at != nil || every != nil {
-                throw ValidationError("--at and --every choose film strip panels: they need --svg")
+            let intervalName = every != nil ? "--every" : "--interval"
+            let hasInterval = interval != nil || every != nil
+            guard at == nil || !hasInterval else { throw ValidationError("--at and \(intervalName) are alternatives: give one") }
+            if svg == nil, at != nil || hasInterval {
+                throw ValidationError("--at and --interval choose film strip panels: they need --svg")
             }
             _ = try atTimes()
-            if let every { guard every.isFinite, every > 0 else { throw ValidationError("--every must be a number of seconds > 0") } }
+            _ = try intervalOption.seconds()
             guard columns >= 1, columns <= RenderFrameSelection.maxPanels else {
                 throw ValidationError("--columns must be a whole number from 1 to \(RenderFrameSelection.maxPanels)")
             }
@@ -75,12 +82,13 @@ extension TiltboxCommand {
         var selection: RenderFrameSelection {
             get throws {
                 if let times = try atTimes() { return .at(times) }
-                if let every { return .every(seconds: every) }
+                if let seconds = try intervalOption.seconds() { return .every(seconds: seconds) }
                 return .evenly(count: RenderFrameSelection.defaultPanelCount)
             }
         }
 
         func run() throws {
+            try intervalOption.warnIfDeprecated()
             try OutputFolder.require(svg, option: "--svg")
             try OutputFolder.require(html, option: "--html")
             var overwrite = OverwriteCheck()

@@ -56,7 +56,7 @@ extension TiltboxCommand {
         var exitAtEnd = false
 
         func validate() throws {
-            if let fps { guard fps.isFinite, fps > 0, fps <= 1000 else { throw ValidationError("--fps must be a number in (0, 1000]") } }
+            if let fps { try OptionChecks.fps(fps) }
             if html != nil {
                 guard trace != "-" else { throw ValidationError("--html reads the trace back after the run: write it to a file, not to standard output") }
                 guard view != .terminal else { throw ValidationError("--html runs headless: it cannot be combined with --view terminal") }
@@ -168,59 +168,5 @@ extension TiltboxCommand {
             try overwrite.output(html, as: "--html")
             try overwrite.output(summaryJSON, as: "--summary-json")
         }
-    }
-}
-
-/// `--view` choices.
-enum ViewChoice: String, ExpressibleByArgument, CaseIterable {
-    case auto, terminal, none
-
-    /// Whether to show the live view: `auto` when standard input and output are
-    /// terminals and no output (trace, summary JSON) is asked for.
-    func showsTerminal(trace: String?, hasOutputs: Bool) throws -> Bool {
-        switch self {
-        case .none:
-            return false
-        case .auto:
-            return Terminal.isInteractive && !hasOutputs
-        case .terminal:
-            guard Terminal.isInteractive else {
-                throw InputError(file: "--view", reason: "the terminal view needs standard input and output to be a terminal (use --view none, or run it in a terminal)")
-            }
-            guard trace != "-" else {
-                throw InputError(file: "--view", reason: "--trace - writes to standard output, which the terminal view draws on; write the trace to a file")
-            }
-            return true
-        }
-    }
-}
-
-/// Options shared by `run` and `verify`: how often to record and how long to run.
-struct RecordingOptions: ParsableArguments {
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Record every K-th step (step 0 and the last are always recorded).", valueName: "K"))
-    var every: Int = 1
-
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Simulated seconds to run instead of the scenario's duration.", valueName: "S"))
-    var duration: Double?
-
-    func validate() throws {
-        guard every >= 1 else { throw ValidationError("--every must be a whole number ≥ 1") }
-        if let duration {
-            guard duration.isFinite, duration > 0, duration <= ScenarioLoader.limits.maxDuration else {
-                throw ValidationError("--duration must be a number of seconds in (0, \(Int(ScenarioLoader.limits.maxDuration))]")
-            }
-        }
-    }
-
-    func runOptions(for scenario: Scenario, frames: FrameProfile = .steady(hz: 60), realtime: Bool = false, fps: Double = 60) throws -> RunOptions {
-        var steps: Int?
-        if let duration {
-            let count = (duration * scenario.timestep.hz).rounded()
-            guard count >= 1, count <= Double(ScenarioLoader.limits.maxTotalSteps) else {
-                throw ValidationError("--duration \(duration) gives \(count) steps at \(scenario.timestep.hz) Hz; the limit is 1 to \(ScenarioLoader.limits.maxTotalSteps)")
-            }
-            steps = Int(count)
-        }
-        return RunOptions(every: every, totalSteps: steps, frames: frames, realtime: realtime, fps: fps)
     }
 }

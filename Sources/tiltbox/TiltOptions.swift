@@ -5,11 +5,9 @@ extension Orientation: ExpressibleByArgument {}
 extension Interpolation: ExpressibleByArgument {}
 extension SensorConvention: ExpressibleByArgument {}
 
-/// Options choosing and reading the gravity input, shared by `run`, `verify` and `tilt`.
-struct TiltOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Gravity input: a Tiltbox CSV, keyframes JSON, phyphox or Sensor Logger export (file, folder or zip). Overrides the scenario's 'tilt'.", valueName: "FILE"))
-    var tilt: String?
-
+/// Options shaping how a tilt input is read: shared by `run`, `verify` and `validate`
+/// (through `TiltOptions`) and by `tilt`, whose file is its argument.
+struct TiltShapeOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("How the device was held: portrait, portraitUpsideDown, landscapeLeft, landscapeRight. Default: the scenario's, else portrait.", valueName: "O"))
     var orientation: Orientation?
 
@@ -19,16 +17,25 @@ struct TiltOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Sign convention of a Sensor Logger export (ios or android); overrides Metadata.csv.", valueName: "C"))
     var convention: SensorConvention?
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("World units per 1 g. Default: the scenario's tilt.g, else the length of world.gravity.", valueName: "G"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("World units per 1 g. Default: the scenario's tilt.g, else the length of world.gravity (980 for tiltbox tilt).", valueName: "G"))
     var g: Double?
 
     func validate() throws {
-        if let g {
-            guard g.isFinite, g > 0, g <= ScenarioLoader.limits.maxGravity else {
-                throw ValidationError("--g must be a number in (0, \(Int(ScenarioLoader.limits.maxGravity))]")
-            }
-        }
+        if let g { try OptionChecks.g(g) }
     }
+}
+
+/// Options choosing and reading the gravity input, shared by `run`, `verify` and `validate`.
+struct TiltOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Gravity input: a Tiltbox CSV, keyframes JSON, phyphox or Sensor Logger export (file, folder or zip). Overrides the scenario's 'tilt'.", valueName: "FILE"))
+    var tilt: String?
+
+    @OptionGroup var shape: TiltShapeOptions
+
+    var orientation: Orientation? { shape.orientation }
+    var interpolate: Interpolation? { shape.interpolate }
+    var convention: SensorConvention? { shape.convention }
+    var g: Double? { shape.g }
 
     var gravityInput: GravityInput {
         GravityInput(file: tilt, orientation: orientation, g: g, interpolation: interpolate ?? .hold, convention: convention)

@@ -138,7 +138,7 @@ import Darwin
             {"format": "tiltbox-tilt/1", "units": "g",
              "keyframes": [{"t": 0, "gravity": [0, -1]}, {"t": 1000000, "gravity": [1, 0]}]}
             """#)
-        let run = try TiltboxBinary.run(["tilt", keyframes, "--every", "0.05"], in: directory)
+        let run = try TiltboxBinary.run(["tilt", keyframes, "--interval", "0.05"], in: directory)
         #expect(run.status == 2)
         #expect(run.stderrLines.count == 1 && run.stderr.hasPrefix("\(keyframes): "), "names the file: \(run.stderr)")
         #expect(run.stderr.contains("20000001 rows") && run.stderr.contains("10000000"), "\(run.stderr)")

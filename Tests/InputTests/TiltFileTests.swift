@@ -196,23 +196,36 @@ import Testing
         let ok = #"{"t": 0, "gravity": [0, -1]}, {"t": 1, "gravity": [0, -1]}"#
         let cases: [(String, String)] = [
             (keyframes(ok + #", {"t": 2, "gravity": [0, -1], "curve": "easyIn"}"#),
-             "wave.json: keyframes[2].curve: unknown curve 'easyIn'"),
+             "keyframes[2].curve: unknown curve 'easyIn'"),
             (keyframes(#"{"t": 0, "gravity": [0, -1]}, {"t": 1, "gravity": [1, 0], "curve": {"cubicBezier": [1.2, 0, 0.5, 1]}}"#),
-             "wave.json: keyframes[1].curve: cubicBezier x1 = 1.2 is outside [0, 1]"),
+             "keyframes[1].curve: cubicBezier x1 = 1.2 is outside [0, 1]"),
             (keyframes(ok + #", {"t": 0.5, "gravity": [0, -1]}"#),
-             "wave.json: keyframes[2].t: keyframes not sorted by time: 0.5 after 1.0"),
-            (keyframes(ok + #", {"t": 2, "gravity": [0]}"#), "wave.json: keyframes[2].gravity: expected [x, y]"),
+             "keyframes[2].t: keyframes not sorted by time: 0.5 after 1.0"),
+            (keyframes(ok + #", {"t": 2, "gravity": [0]}"#), "keyframes[2].gravity: expected [x, y]"),
             (keyframes(ok + #", {"t": 2, "gravity": [0, "down"]}"#),
-             "wave.json: keyframes[2].gravity[1]: expected a number, found a string"),
-            (keyframes(#"{"gravity": [0, -1]}"#), "wave.json: keyframes[0].t: missing"),
-            (keyframes(""), "wave.json: keyframes: no keyframes"),
-            (#"{"format": "tiltbox-tilt/2", "keyframes": []}"#, "wave.json: format: unknown format 'tiltbox-tilt/2'"),
-            (#"{"format": "tiltbox-tilt/1", "units": "m/s2", "keyframes": []}"#, "wave.json: units: unknown units 'm/s2'"),
+             "keyframes[2].gravity[1]: expected a number, found a string"),
+            (keyframes(#"{"gravity": [0, -1]}"#), "keyframes[0].t: missing"),
+            (keyframes(""), "keyframes: no keyframes"),
+            (#"{"format": "tiltbox-tilt/2", "keyframes": []}"#, "format: unknown format 'tiltbox-tilt/2'"),
+            (#"{"format": "tiltbox-tilt/1", "units": "m/s2", "keyframes": []}"#, "units: unknown units 'm/s2'"),
         ]
         for (text, expected) in cases {
             let message = try failure("wave.json", text)
-            #expect(message.hasSuffix(expected) || message.contains(expected), "\(message)")
+            // Every error now names the line and column too (one-line documents: line 1).
+            #expect(message.contains("wave.json:1:") && message.contains(": " + expected), "\(message)")
         }
+    }
+
+    @Test func aMisspeltKeyIsRefusedWithDidYouMeanAndAnUnrelatedOneIsIgnored() throws {
+        let misspelt = try failure("wave.json", #"{"format": "tiltbox-tilt/1", "Units": "g", "keyframes": [{"t": 0, "gravity": [0, -1]}]}"#)
+        #expect(misspelt.hasSuffix(#"wave.json:1:30: Units: unknown key "Units" (did you mean "units"?)"#), "\(misspelt)")
+        let spring = try failure("wave.json", #"{"format": "tiltbox-tilt/1", "keyframes": [{"t": 0, "gravity": [0, -1]}, {"t": 1, "gravity": [1, 0], "curve": {"spring": {"stifness": 50}}}]}"#)
+        #expect(spring.contains("wave.json:1:") && spring.contains(#"keyframes[1].curve.spring.stifness: unknown spring parameter "stifness" (did you mean "stiffness"?)"#),
+                "\(spring)")
+        // A key far from every known one (a later version's) is still ignored.
+        let data = Data(#"{"format": "tiltbox-tilt/1", "author": "me", "keyframes": [{"t": 0, "gravity": [0, -1], "note": "x"}]}"#.utf8)
+        let track = try KeyframeFile.load(data, file: "wave.json", orientation: .portrait, g: 980)
+        #expect(track.keyframes.count == 1)
     }
 
     @Test func jsonSyntaxErrorHasLineAndColumn() throws {

@@ -13,54 +13,62 @@ import Foundation
 /// (`gravity` is already in world units/s², y up; orientation and g are not applied).
 /// `curve` (default `linear`) shapes the segment ending at its keyframe; `{"spring": {...}}`
 /// takes the keys of `SpringParameters`. Keyframe times
-/// are non-decreasing. Unknown keys are ignored so later versions can add optional ones.
+/// are non-decreasing. Unknown keys are ignored so later versions can add optional ones,
+/// except one or two edits from a known key (`"gravty"`), refused as a misspelling with a
+/// "did you mean". Every error names the file, the line and column and the field path.
 enum KeyframeFile {
     static let formatName = "tiltbox-tilt/1"
+    static let fileKeys = ["format", "units", "keyframes"]
+    static let keyframeKeys = ["t", "gravity", "curve"]
 
     static func load(_ data: Data, file: String, orientation: Orientation, g: Double)
         throws(InputError) -> KeyframeGravityTrack
     {
-        func fail(_ path: String?, _ reason: String) -> InputError {
-            InputError(file: file, path: path, reason: reason)
-        }
+        let reader = FieldReader(file: file)
         let root = try parse(data, file: file)
-        guard case .object = root.value else {
-            throw fail(nil, "expected a JSON object with \"format\": \"\(formatName)\"")
+        /// An error at `node` (the value at `path`, or the object missing it).
+        func fail(_ node: JSONNode?, _ path: String?, _ reason: String) -> InputError {
+            InputError(file: file, location: (node ?? root).location, path: path, reason: reason)
         }
+        guard case .object = root.value else {
+            throw fail(root, nil, "expected a JSON object with \"format\": \"\(formatName)\"")
+        }
+        try reader.refuseMisspeltKeys(root, "", keys: fileKeys)
         switch root["format"]?.value {
         case .string(formatName): break
-        case .string(let other): throw fail("format", "unknown format '\(other)', expected '\(formatName)'")
-        case nil: throw fail("format", "missing, expected '\(formatName)'")
-        case let other?: throw fail("format", "expected a string, found \(other.typeName)")
+        case .string(let other): throw fail(root["format"], "format", "unknown format '\(other)', expected '\(formatName)'")
+        case nil: throw fail(root, "format", "missing, expected '\(formatName)'")
+        case let other?: throw fail(root["format"], "format", "expected a string, found \(other.typeName)")
         }
         let worldUnits: Bool
         switch root["units"]?.value {
         case nil, .string("g"): worldUnits = false
         case .string("world"): worldUnits = true
-        case .string(let other): throw fail("units", "unknown units '\(other)', expected 'g' or 'world'")
-        case let other?: throw fail("units", "expected \"g\" or \"world\", found \(other.typeName)")
+        case .string(let other): throw fail(root["units"], "units", "unknown units '\(other)', expected 'g' or 'world'")
+        case let other?: throw fail(root["units"], "units", "expected \"g\" or \"world\", found \(other.typeName)")
         }
-        guard case .array(let items)? = root["keyframes"]?.value else {
-            throw fail("keyframes", root["keyframes"] == nil ? "missing" : "expected an array")
+        guard let keyframesNode = root["keyframes"], case .array(let items) = keyframesNode.value else {
+            throw fail(root["keyframes"], "keyframes", root["keyframes"] == nil ? "missing" : "expected an array")
         }
-        guard !items.isEmpty else { throw fail("keyframes", "no keyframes") }
+        guard !items.isEmpty else { throw fail(keyframesNode, "keyframes", "no keyframes") }
 
         var keyframes: [Keyframe] = []
         keyframes.reserveCapacity(items.count)
         for (index, item) in items.enumerated() {
             let at = "keyframes[\(index)]"
             guard case .object = item.value else {
-                throw fail(at, "expected an object, found \(item.value.typeName)")
+                throw fail(item, at, "expected an object, found \(item.value.typeName)")
             }
-            let t = try number(item["t"], path: at + ".t", fail: fail)
-            guard case .array(let vector)? = item["gravity"]?.value else {
-                throw fail(at + ".gravity", item["gravity"] == nil ? "missing" : "expected [x, y]")
+            try reader.refuseMisspeltKeys(item, at, keys: keyframeKeys)
+            let t = try number(item["t"], in: item, path: at + ".t", fail: fail)
+            guard let gravityNode = item["gravity"], case .array(let vector) = gravityNode.value else {
+                throw fail(item["gravity"] ?? item, at + ".gravity", item["gravity"] == nil ? "missing" : "expected [x, y]")
             }
             guard vector.count == 2 || vector.count == 3 else {
-                throw fail(at + ".gravity", "expected [x, y], found \(vector.count) numbers")
+                throw fail(gravityNode, at + ".gravity", "expected [x, y], found \(vector.count) numbers")
             }
-            let x = try number(vector[0], path: at + ".gravity[0]", fail: fail)
-            let y = try number(vector[1], path: at + ".gravity[1]", fail: fail)
+            let x = try number(vector[0], in: gravityNode, path: at + ".gravity[0]", fail: fail)
+            let y = try number(vector[1], in: gravityNode, path: at + ".gravity[1]", fail: fail)
             var curve = TimingCurve.linear
             if let value = item["curve"] {
                 if let springNode = value["spring"] {
@@ -69,20 +77,19 @@ enum KeyframeFile {
                     do {
                         curve = try TimingCurve(jsonValue: value.plainValue)
                     } catch {
-                        throw fail(at + ".curve", error.description)
+                        throw fail(value, at + ".curve", error.description)
                     }
                 }
             }
             if let previous = keyframes.last, t < previous.t {
-                throw fail(at + ".t", "keyframes not sorted by time: \(t) after \(previous.t)")
+                throw fail(item["t"], at + ".t", "keyframes not sorted by time: \(t) after \(previous.t)")
             }
             let reading = Vec2(x, y)
             let gravity = worldUnits ? Vec2.zero + reading
                 : SampledGravityTrack.worldValue(reading, orientation: orientation, g: g)
-            let gravityNode = item["gravity"]
             if let reason = worldUnits ? GravityBound.violation(gravity).map({ "this value " + $0 })
                 : GravityBound.readingViolation(reading, world: gravity, g: g) {
-                throw InputError(file: file, location: gravityNode?.location, path: at + ".gravity", reason: reason)
+                throw fail(gravityNode, at + ".gravity", reason)
             }
             if let previous = keyframes.last {
                 // The segment's values are previous + (gravity − previous)·s with |s| ≤ the curve's bound.
@@ -112,15 +119,16 @@ enum KeyframeFile {
         }
     }
 
-    private static func number(_ node: JSONNode?, path: String, fail: (String?, String) -> InputError)
-        throws(InputError) -> Double
+    /// The number at `node` (a member of `parent`, which is blamed when it is missing).
+    private static func number(_ node: JSONNode?, in parent: JSONNode, path: String,
+                               fail: (JSONNode?, String?, String) -> InputError) throws(InputError) -> Double
     {
-        switch node?.value {
-        case .number(let number)?:
-            guard number.isFinite else { throw fail(path, "non-finite value \(number)") }
+        guard let node else { throw fail(parent, path, "missing") }
+        switch node.value {
+        case .number(let number):
+            guard number.isFinite else { throw fail(node, path, "non-finite value \(number)") }
             return number
-        case nil: throw fail(path, "missing")
-        case let other?: throw fail(path, "expected a number, found \(other.typeName)")
+        case let other: throw fail(node, path, "expected a number, found \(other.typeName)")
         }
     }
 }
@@ -155,8 +163,11 @@ enum SpringParameters {
         for member in members where !valid.contains(member.key) {
             let reason = responseForm && physicalKeys.contains(member.key)
                 ? "\"\(member.key)\" cannot be mixed with response/dampingRatio; use mass, stiffness, damping or response, dampingRatio"
-                : "unknown spring parameter \"\(member.key)\"; valid: " + valid.joined(separator: ", ")
-            throw fail(member.node, path + "." + member.key, reason)
+                : "unknown spring parameter \"\(member.key)\""
+                    + (FieldReader.nearest(to: member.key, in: valid).map { " (did you mean \"\($0)\"?)" } ?? "")
+                    + "; valid: " + valid.joined(separator: ", ")
+            throw InputError(file: file, location: member.node.keyLocation ?? member.node.location,
+                             path: path + "." + member.key, reason: reason)
         }
         func number(_ key: String, default fallback: Double?, positive: Bool) throws(InputError) -> Double {
             guard let value = node[key] else {

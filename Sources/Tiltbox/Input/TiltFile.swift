@@ -217,31 +217,16 @@ public enum TiltFile {
         "file too large (\(size) bytes; tilt input is capped at \(maximumFileSize) bytes, 64 MiB)"
     }
 
-    /// Checks that `path` is a regular file within the cap, from its attributes and before
-    /// opening it: a FIFO would block the open until a writer came (the scenario loader
-    /// refuses it the same way).
+    /// Checks that the zip at `path` is a regular file within the cap before `TiltArchive`
+    /// opens it (a FIFO would block the open until a writer came).
     private static func checkSize(_ path: String) throws(InputError) {
         let size = try RegularFile.size(of: path)
         if size > UInt64(maximumFileSize) { throw InputError(file: path, reason: tooLargeReason(size)) }
     }
 
-    /// The file's bytes, after checking its size against the cap.
+    /// The file's bytes, from a regular file within the cap (`RegularFile.read`).
     private static func readFile(_ path: String) throws(InputError) -> Data {
-        try checkSize(path)
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw InputError(file: path, reason: "cannot open the file")
-        }
-        defer { try? handle.close() }
-        do {
-            // Read one byte past the cap so a file that grew since the check is still refused.
-            let data = try handle.read(upToCount: maximumFileSize + 1) ?? Data()
-            if data.count > maximumFileSize { throw InputError(file: path, reason: tooLargeReason(UInt64(data.count))) }
-            return data
-        } catch let error as InputError {
-            throw error
-        } catch {
-            throw InputError(file: path, reason: "cannot read (\(error))")
-        }
+        try RegularFile.read(path, maxBytes: maximumFileSize, tooLarge: tooLargeReason)
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {

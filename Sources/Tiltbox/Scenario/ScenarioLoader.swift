@@ -69,21 +69,9 @@ public enum ScenarioLoader {
         guard !isDirectory.boolValue else {
             throw InputError(file: path, reason: "is a directory, not a scenario file")
         }
-        let size = try RegularFile.size(of: path)
-        guard size <= UInt64(limits.maxFileBytes) else {
-            throw InputError(file: path, reason: "file is \(size) bytes, more than the limit of \(limits.maxFileBytes)")
+        return try RegularFile.read(path, maxBytes: limits.maxFileBytes) { size in
+            "file is \(size) bytes, more than the limit of \(limits.maxFileBytes)"
         }
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw InputError(file: path, reason: "cannot read the file: \(error.localizedDescription)")
-        }
-        // The file may have grown between the check and the read.
-        guard data.count <= limits.maxFileBytes else {
-            throw InputError(file: path, reason: "file is \(data.count) bytes, more than the limit of \(limits.maxFileBytes)")
-        }
-        return data
     }
 
     /// The folder part of `path` (`nil` for a bare file name, which resolves against

@@ -55,12 +55,8 @@ public enum FrameProfile: Sendable, Equatable, CustomStringConvertible {
 
     private static func readDurations(_ path: String) throws(InputError) -> [Double] {
         // A FIFO or a device is refused before it is opened, as for every input file.
-        let size = try RegularFile.size(of: path)
-        guard size <= UInt64(maxFileBytes) else {
-            throw InputError(file: path, reason: "the frame file is \(size) bytes, more than the limit of \(maxFileBytes)")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw InputError(file: path, reason: "cannot read the frame file")
+        let data = try RegularFile.read(path, maxBytes: maxFileBytes) { size in
+            "the frame file is \(size) bytes, more than the limit of \(maxFileBytes)"
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw InputError(file: path, reason: "the frame file is not UTF-8 text")

@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -27,6 +28,32 @@ enum RegularFile {
             throw InputError(file: path, reason: "is not a regular file (\(kind(type)))")
         }
         return UInt64(info.st_size)
+    }
+
+    /// The whole regular file at `path`, at most `maxBytes` long: the one way input
+    /// readers (scenarios, tilt files, keyframes, frame files) read a file.
+    ///
+    /// The file is checked from its attributes before it is opened (so a FIFO, a device
+    /// or a 10 GB file fail at once), and read to one byte past the cap so that a file
+    /// that grew since the check is refused too.
+    ///
+    /// - Parameter tooLarge: the reason given for a file of the size it is given.
+    /// - Throws: `InputError` naming `path`.
+    static func read(_ path: String, maxBytes: Int, tooLarge: (UInt64) -> String) throws(InputError) -> Data {
+        let size = try self.size(of: path)
+        guard size <= UInt64(maxBytes) else { throw InputError(file: path, reason: tooLarge(size)) }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw InputError(file: path, reason: "cannot open the file")
+        }
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            data = try handle.read(upToCount: maxBytes + 1) ?? Data()
+        } catch {
+            throw InputError(file: path, reason: "cannot read the file: \(error.localizedDescription)")
+        }
+        guard data.count <= maxBytes else { throw InputError(file: path, reason: tooLarge(UInt64(data.count))) }
+        return data
     }
 
     private static func kind(_ type: mode_t) -> String {

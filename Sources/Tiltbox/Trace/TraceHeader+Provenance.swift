@@ -118,14 +118,6 @@ extension TraceHeader {
         }
     }
 
-    /// A header key of the wrong shape: the node, its path (`source.g`) and the reason.
-    /// The trace reader turns it into an `InputError` at the header's line.
-    public struct KeyError: Error, Sendable {
-        public var node: JSONNode
-        public var path: String
-        public var reason: String
-    }
-
     // MARK: - Writing
 
     /// Appends `,"tiltbox":…,"source":{…},"platform":{…}` for the keys that are set.
@@ -196,50 +188,46 @@ extension TraceHeader {
 
     // MARK: - Reading
 
-    /// Reads the `tiltbox`, `source` and `platform` keys of a header line, when present.
-    /// Keys it does not know (such as `space`) are left to others.
-    public mutating func readProvenance(from header: JSONNode) throws(KeyError) {
-        let reader = ProvenanceReader()
-        if let node = header["tiltbox"] { tiltbox = try reader.string(node, "tiltbox") }
-        if let node = header["source"] { source = try reader.source(node) }
-        if let node = header["platform"] { platform = try reader.platform(node) }
+    /// Reads the `tiltbox`, `source` and `platform` keys of a header line, when present,
+    /// through `reader` (which locates errors at the header's line). Keys it does not know
+    /// (such as `space`) are left to others.
+    mutating func readProvenance(from header: JSONNode, reader: FieldReader) throws(InputError) {
+        let provenance = ProvenanceReader(reader: reader)
+        if let node = header["tiltbox"] { tiltbox = try reader.string(node, "tiltbox", allowEmpty: true) }
+        if let node = header["source"] { source = try provenance.source(node) }
+        if let node = header["platform"] { platform = try provenance.platform(node) }
     }
 }
 
-/// Typed reading of the provenance keys, with errors naming the key path.
+/// Typed reading of the provenance keys, with errors naming the key path, line and column.
 private struct ProvenanceReader {
-    func fail(_ node: JSONNode, _ path: String, _ reason: String) -> TraceHeader.KeyError {
-        TraceHeader.KeyError(node: node, path: path, reason: reason)
+    static let sourceKeys = ["scenario", "scenarioSHA256", "tilt", "tiltSHA256", "tiltFormat", "orientation",
+                             "interpolate", "convention", "g", "overrides"]
+    static let platformKeys = ["arch", "os", "libc", "chipmunkSHA256", "fma"]
+
+    let reader: FieldReader
+
+    func object(_ node: JSONNode, _ path: String, keys: [String]) throws(InputError) {
+        guard node.objectMembers != nil else {
+            throw reader.error(at: node, path, "expected an object, got \(node.value.typeName)")
+        }
+        try reader.refuseMisspeltKeys(node, path, keys: keys)
     }
 
-    func object(_ node: JSONNode, _ path: String) throws(TraceHeader.KeyError) {
-        guard node.objectMembers != nil else { throw fail(node, path, "expected an object, got \(node.value.typeName)") }
+    func optionalString(_ parent: JSONNode, _ key: String, _ path: String) throws(InputError) -> String? {
+        guard let node = parent[key], !isNull(node) else { return nil }
+        return try reader.string(node, path + "." + key, allowEmpty: true)
     }
 
-    func string(_ node: JSONNode, _ path: String) throws(TraceHeader.KeyError) -> String {
-        guard let value = node.stringValue else { throw fail(node, path, "expected a string, got \(node.value.typeName)") }
-        return value
-    }
-
-    func optionalString(_ parent: JSONNode, _ key: String, _ path: String) throws(TraceHeader.KeyError) -> String? {
-        guard let node = parent[key] else { return nil }
-        if case .null = node.value { return nil }
-        return try string(node, path + "." + key)
-    }
-
-    func choice<T: RawRepresentable & CaseIterable>(_ parent: JSONNode, _ key: String, _ path: String) throws(TraceHeader.KeyError) -> T?
+    func choice<T: RawRepresentable & CaseIterable>(_ parent: JSONNode, _ key: String, _ path: String) throws(InputError) -> T?
         where T.RawValue == String
     {
-        guard let raw = try optionalString(parent, key, path) else { return nil }
-        guard let value = T(rawValue: raw) else {
-            let valid = T.allCases.map(\.rawValue).joined(separator: ", ")
-            throw fail(parent[key] ?? parent, path + "." + key, "unknown value \"\(raw)\"; valid: \(valid)")
-        }
-        return value
+        guard let node = parent[key], !isNull(node) else { return nil }
+        return try reader.enumeration(node, path + "." + key, as: T.self)
     }
 
-    func source(_ node: JSONNode) throws(TraceHeader.KeyError) -> TraceHeader.Source {
-        try object(node, "source")
+    func source(_ node: JSONNode) throws(InputError) -> TraceHeader.Source {
+        try object(node, "source", keys: Self.sourceKeys)
         var source = TraceHeader.Source(scenario: try optionalString(node, "scenario", "source"))
         source.scenarioSHA256 = try optionalString(node, "scenarioSHA256", "source")
         source.tilt = try optionalString(node, "tilt", "source")
@@ -250,12 +238,14 @@ private struct ProvenanceReader {
         source.convention = try choice(node, "convention", "source")
         if let g = node["g"], !isNull(g) {
             guard let value = g.numberValue, value.isFinite, value > 0 else {
-                throw fail(g, "source.g", "expected a positive number, got \(g.value.typeName)")
+                throw reader.error(at: g, "source.g", "expected a positive number, got \(g.value.typeName)")
             }
             source.g = value
         }
         if let overrides = node["overrides"] {
-            try object(overrides, "source.overrides")
+            guard overrides.objectMembers != nil else {
+                throw reader.error(at: overrides, "source.overrides", "expected an object, got \(overrides.value.typeName)")
+            }
             source.overrides = (overrides.objectMembers ?? []).map {
                 TraceHeader.Source.Override(path: $0.key, json: JSONText.of($0.node))
             }
@@ -263,12 +253,12 @@ private struct ProvenanceReader {
         return source
     }
 
-    func platform(_ node: JSONNode) throws(TraceHeader.KeyError) -> TraceHeader.Platform {
-        try object(node, "platform")
+    func platform(_ node: JSONNode) throws(InputError) -> TraceHeader.Platform {
+        try object(node, "platform", keys: Self.platformKeys)
         var fma: Bool?
         if let fmaNode = node["fma"], !isNull(fmaNode) {
             guard case .bool(let value) = fmaNode.value else {
-                throw fail(fmaNode, "platform.fma", "expected true or false, got \(fmaNode.value.typeName)")
+                throw reader.error(at: fmaNode, "platform.fma", "expected true or false, got \(fmaNode.value.typeName)")
             }
             fma = value
         }

@@ -306,10 +306,20 @@ private struct LineParser {
         self.file = file
     }
 
+    /// The shared typed reader, locating errors at this line of the file.
+    var reader: FieldReader { FieldReader(file: file, firstLine: lineNumber) }
+
+    /// The keys of a header line this version reads; an unknown key one or two edits from
+    /// one of them is refused as a misspelling, others are ignored (a later version's).
+    static let headerKeys = ["format", "scenario", "engine", "spatialIndex", "dt", "every", "fields", "bodies",
+                             "world", "segments", "sizes", "hz", "duration", "tilt", "masses", "space",
+                             "tiltbox", "source", "platform"]
+
     func error(at node: JSONNode?, path: String? = nil, reason: String) -> InputError {
-        let column = node?.location.column ?? 1
-        let line = lineNumber + (node.map { $0.location.line - 1 } ?? 0)
-        return InputError(file: file, location: SourceLocation(line: line, column: column), path: path, reason: reason)
+        guard let node else {
+            return InputError(file: file, location: SourceLocation(line: lineNumber, column: 1), path: path, reason: reason)
+        }
+        return reader.error(at: node, path, reason)
     }
 
     func member(_ object: JSONNode, _ key: String) throws(InputError) -> JSONNode {
@@ -336,10 +346,7 @@ private struct LineParser {
     }
 
     func string(_ node: JSONNode, _ path: String) throws(InputError) -> String {
-        guard let value = node.stringValue else {
-            throw error(at: node, path: path, reason: "expected a string, got \(node.value.typeName)")
-        }
-        return value
+        try reader.string(node, path, allowEmpty: true)
     }
 
     func array(_ node: JSONNode, _ path: String, count: Int? = nil) throws(InputError) -> [JSONNode] {
@@ -371,6 +378,7 @@ private struct LineParser {
         guard node.objectMembers != nil, let formatNode = node["format"] else {
             throw error(at: node, reason: "not a tiltbox trace: the first line must be a header with \"format\": \"\(TraceHeader.currentFormat)\"")
         }
+        try reader.refuseMisspeltKeys(node, "", keys: Self.headerKeys)
         let format = try string(formatNode, "format")
         guard format == TraceHeader.currentFormat else {
             throw error(at: formatNode, path: "format", reason: "unsupported trace format \"\(format)\" (expected \"\(TraceHeader.currentFormat)\")")
@@ -395,6 +403,7 @@ private struct LineParser {
             guard world.objectMembers != nil else {
                 throw error(at: world, path: "world", reason: "expected an object, got \(world.value.typeName)")
             }
+            try reader.refuseMisspeltKeys(world, "world", keys: ["size"])
             if let size = world["size"] { header.worldSize = try pair(size, "world.size") }
         }
         if let segmentsNode = node["segments"] {
@@ -404,6 +413,7 @@ private struct LineParser {
                 guard s.objectMembers != nil else {
                     throw error(at: s, path: path, reason: "expected an object, got \(s.value.typeName)")
                 }
+                try reader.refuseMisspeltKeys(s, path, keys: ["from", "to", "radius"])
                 segments.append(TraceHeader.Segment(
                     from: try pair(try member(s, "from"), path + ".from"),
                     to: try pair(try member(s, "to"), path + ".to"),
@@ -429,11 +439,7 @@ private struct LineParser {
             header.masses = masses
         }
         if let spaceNode = node["space"] { header.space = try space(spaceNode) }
-        do {
-            try header.readProvenance(from: node)
-        } catch {
-            throw self.error(at: error.node, path: error.path, reason: error.reason)
-        }
+        try header.readProvenance(from: node, reader: reader)
         return header
     }
 

@@ -1,13 +1,27 @@
-/// Typed, range-checked reads from located JSON for `ScenarioLoader`.
+/// Typed, range-checked reads from located JSON: the one reading layer of the scenario
+/// loader, keyframe files (and their spring curves) and trace lines.
 ///
 /// Every failure becomes an `InputError` naming the file, the line and column of the
-/// offending value and its field path (`crates[3].size[1]`), so the loader itself reads
-/// as a list of fields with their defaults and bounds.
+/// offending value and its field path (`crates[3].size[1]`), so a loader reads as a list
+/// of fields with their defaults and bounds. A misspelt key gets a "did you mean".
 struct FieldReader {
     let file: String
+    /// The file's line on which the parsed text starts: 1 for a whole document, the
+    /// line number for one line of a JSON-lines file parsed on its own.
+    var firstLine = 1
 
-    func error(at node: JSONNode, _ path: String, _ reason: String) -> InputError {
-        InputError(file: file, location: node.location, path: path, reason: reason)
+    init(file: String, firstLine: Int = 1) {
+        self.file = file
+        self.firstLine = firstLine
+    }
+
+    /// `location` (in the parsed text) as a place in the file.
+    func fileLocation(_ location: SourceLocation) -> SourceLocation {
+        SourceLocation(line: location.line + firstLine - 1, column: location.column)
+    }
+
+    func error(at node: JSONNode, _ path: String?, _ reason: String) -> InputError {
+        InputError(file: file, location: fileLocation(node.location), path: path, reason: reason)
     }
 
     // MARK: - Paths
@@ -32,10 +46,39 @@ struct FieldReader {
             var reason = "unknown key \"\(member.key)\""
             if let near = FieldReader.nearest(to: member.key, in: keys) { reason += " (did you mean \"\(near)\"?)" }
             reason += "; valid keys: " + keys.joined(separator: ", ")
-            throw InputError(file: file, location: member.node.keyLocation ?? member.node.location,
+            throw InputError(file: file, location: fileLocation(member.node.keyLocation ?? member.node.location),
                              path: FieldReader.member(path, member.key), reason: reason)
         }
         return ObjectReader(reader: self, node: node, path: path, members: members)
+    }
+
+    /// Refuses a key of the object `node` that is not in `keys` but one or two edits from
+    /// one of them (`"gravty"`, `"Sizes"`): almost surely a typo that would otherwise be
+    /// ignored. Other unknown keys pass, for formats whose later versions may add keys.
+    /// The error stands at the key, with the key it is near.
+    func refuseMisspeltKeys(_ node: JSONNode, _ path: String, keys: [String]) throws(InputError) {
+        guard case .object(let members) = node.value else { return }
+        for member in members where !keys.contains(member.key) {
+            guard let near = FieldReader.misspelling(member.key, of: keys) else { continue }
+            throw InputError(file: file, location: fileLocation(member.node.keyLocation ?? member.node.location),
+                             path: FieldReader.member(path, member.key),
+                             reason: "unknown key \"\(member.key)\" (did you mean \"\(near)\"?)")
+        }
+    }
+
+    /// A string that must be the raw value of one of `T`'s cases; otherwise an error
+    /// listing them (and the nearest, for a misspelling).
+    func enumeration<T: RawRepresentable & CaseIterable>(_ node: JSONNode, _ path: String, as type: T.Type = T.self)
+        throws(InputError) -> T where T.RawValue == String
+    {
+        guard case .string(let text) = node.value else {
+            throw error(at: node, path, "expected a string, got \(node.value.typeName)")
+        }
+        if let value = T(rawValue: text) { return value }
+        let names = T.allCases.map(\.rawValue)
+        var reason = "unknown value \"\(text)\""
+        if let near = FieldReader.nearest(to: text, in: names) { reason += " (did you mean \"\(near)\"?)" }
+        throw error(at: node, path, reason + "; valid: " + names.joined(separator: ", "))
     }
 
     func array(_ node: JSONNode, _ path: String, maxCount: Int) throws(InputError) -> [JSONNode] {
@@ -110,6 +153,19 @@ struct FieldReader {
         return best?.key
     }
 
+    /// The known key that `key` is a misspelling of: the same but for case, or, for known
+    /// keys of 4 letters or more, one edit away (two from 5 letters), so that a short new
+    /// key of a later version (`"id"` beside `"dt"`) is not taken for a typo.
+    static func misspelling(_ key: String, of keys: [String]) -> String? {
+        var best: (key: String, distance: Int)?
+        for candidate in keys {
+            let d = editDistance(Array(key.lowercased()), Array(candidate.lowercased()))
+            let allowed = candidate.count >= 5 ? 2 : candidate.count >= 4 ? 1 : 0
+            if d <= allowed, d < (best?.distance ?? Int.max) { best = (candidate, d) }
+        }
+        return best?.key
+    }
+
     static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         // Keys are short; a long hostile key is not worth comparing.
         guard a.count <= 64, b.count <= 64 else { return Int.max }
@@ -144,7 +200,7 @@ struct ObjectReader {
     /// The member `key`, or an error at this object when it is missing.
     func required(_ key: String) throws(InputError) -> JSONNode {
         guard let node = self[key] else {
-            throw InputError(file: reader.file, location: node.location, path: path(key),
+            throw InputError(file: reader.file, location: reader.fileLocation(node.location), path: path(key),
                              reason: "missing required key \"\(key)\"")
         }
         return node

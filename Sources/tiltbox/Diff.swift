@@ -10,6 +10,9 @@ extension TiltboxCommand {
             discussion: """
                 Records are compared in order, bit for bit (or within --tolerance). At the first difference it prints \
                 the step, the time, the body id, the field, both values and their distance in ULPs.
+                A hash trace (run --hashes) on either side is compared on record hashes (a trace with states gives its \
+                records' hashes): at the first record whose hash differs it prints the step and time, and the commands \
+                that record both runs in full up to that step and diff them.
                 """)
 
         @Argument(help: "The first trace.")
@@ -29,9 +32,19 @@ extension TiltboxCommand {
             // Digests are not checked here: a hand-edited trace should show where it
             // differs, not be refused as corrupt.
             // Both traces are read one record at a time: memory for one record per side.
-            try TraceVerdict.report(tolerance: tolerance, sides: .files(a, b)) {
-                (try TraceStream(path: a, verifyDigest: false), try TraceStream(path: b, verifyDigest: false))
-            }
+            let streams = { (try TraceStream(path: a, verifyDigest: false), try TraceStream(path: b, verifyDigest: false)) }
+            let (headerA, headerB) = try streams()
+            try TraceVerdict.report(tolerance: tolerance, sides: .files(a, b), hashNotes: { step, time in
+                FieldsHint.lines(step: step, time: time, dt: headerA.header.dt,
+                                 a: .recorded(in: headerA.header, tracePath: a), b: .recorded(in: headerB.header, tracePath: b),
+                                 aName: Self.stem(a), bName: Self.stem(b) + (Self.stem(a) == Self.stem(b) ? "-2" : ""))
+            }, open: streams)
+        }
+
+        /// `dir/golden.jsonl` → `golden`.
+        static func stem(_ path: String) -> String {
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            return name.hasSuffix(".jsonl") ? String(name.dropLast(6)) : name
         }
     }
 }
@@ -43,9 +56,17 @@ enum TraceVerdict {
     /// tolerance (then `open` is called a second time for the bitwise pass: traces are read
     /// one record at a time, never held whole). `sides` names the traces; `notes` (asked
     /// only after a divergence) are printed after it, one line each, as what may explain it.
+    /// `hashNotes` (asked only after a divergence of record hashes, with its step and time)
+    /// say how to see the fields a hash trace does not hold. `--tolerance` cannot apply to a
+    /// hash trace, which holds no values (exit 2).
     static func report(tolerance: Double, sides: TraceSides, notes: () -> [String] = { [] },
+                       hashNotes: (Int, Double) -> [String] = { _, _ in [] },
                        open: () throws -> (TraceStream, TraceStream)) throws {
         let (a, b) = try open()
+        if tolerance > 0, let hashed = [a, b].first(where: { $0.header.records == .hashes }) {
+            throw InputError(file: hashed.file, path: "records",
+                             reason: "a hash trace holds no values to compare within --tolerance: compare it bit for bit (no --tolerance)")
+        }
         let comparison = try TraceDiff.compare(a, b, tolerance: tolerance)
         if case .identical(let records) = comparison, tolerance > 0 {
             let (exactA, exactB) = try open()
@@ -54,16 +75,20 @@ enum TraceVerdict {
                 return
             }
         }
-        try report(comparison, sides: sides, notes: notes)
+        try report(comparison, sides: sides, notes: notes, hashNotes: hashNotes)
     }
 
-    static func report(_ comparison: TraceComparison, sides: TraceSides, notes: () -> [String] = { [] }) throws {
+    static func report(_ comparison: TraceComparison, sides: TraceSides, notes: () -> [String] = { [] },
+                       hashNotes: (Int, Double) -> [String] = { _, _ in [] }) throws {
         switch comparison {
         case .identical(let records):
             try Console.out("identical: \(PeopleText.count(records, "record"))")
         case .diverged(let divergence):
             try Console.out("differ: \(divergence.describe(sides))")
             for note in notes() { try Console.out("note: \(note)") }
+            if case .recordHash(let step, let time, _, _) = divergence {
+                for note in hashNotes(step, time) { try Console.out("note: \(note)") }
+            }
             throw ExitCode(ExitStatus.failure)
         }
     }

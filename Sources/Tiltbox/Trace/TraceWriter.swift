@@ -215,9 +215,15 @@ final class TraceEncoder: @unchecked Sendable {
         buffer.append(number: t)
         buffer.append(",\"g\":")
         buffer.append(pair: gravity)
-        buffer.append(",\"s\":[")
-        buffer.append(states: states, perBody: header.fields.count)
-        buffer.append("]}\n")
+        if header.records == .hashes {
+            buffer.append(",\"h\":")
+            buffer.append(string: TraceDigest.ofRecord(gravity: gravity, states: states).text)
+            buffer.append("}\n")
+        } else {
+            buffer.append(",\"s\":[")
+            buffer.append(states: states, perBody: header.fields.count)
+            buffer.append("]}\n")
+        }
         digest.addRecord(gravity: gravity, states: states)
         recordCount += 1
         flushIfNeeded()

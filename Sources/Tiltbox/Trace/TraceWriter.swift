@@ -106,8 +106,10 @@ public final class TraceWriter {
 
     // MARK: - Writing
 
-    /// Queues one record line, `{"step":N,"t":T,"g":[gx,gy],"s":[[x,y,angle,vx,vy,w],...]}`,
-    /// for the writer thread, which adds it to the digest. `states` is copied before this returns.
+    /// Queues one record line, `{"step":N,"t":T,"g":[gx,gy],"s":[[x,y,angle,vx,vy,w],...]}`
+    /// (with `"h":"fnv1a64:..."`, the record's own hash, instead of `"s"` when the header's
+    /// `records` is `.hashes`), for the writer thread, which adds it to the digest.
+    /// `states` is copied before this returns.
     ///
     /// - Parameters:
     ///   - step: the physics step number (0 before any step).

@@ -10,6 +10,9 @@ extension TiltboxCommand {
             discussion: """
                 Records are compared in order, bit for bit (or within --tolerance). At the first difference it prints \
                 the step, the time, the body id, the field, both values and their distance in ULPs.
+                A hash trace (run --hashes) on either side is compared on record hashes (a trace with states gives its \
+                records' hashes): at the first record whose hash differs it prints the step and time, and the commands \
+                that record both runs in full up to that step and diff them.
                 """)
 
         @Argument(help: "The first trace.")
@@ -29,9 +32,19 @@ extension TiltboxCommand {
             // Digests are not checked here: a hand-edited trace should show where it
             // differs, not be refused as corrupt.
             // Both traces are read one record at a time: memory for one record per side.
-            try TraceVerdict.report(tolerance: tolerance, sides: .files(a, b)) {
-                (try TraceStream(path: a, verifyDigest: false), try TraceStream(path: b, verifyDigest: false))
-            }
+            let streams = { (try TraceStream(path: a, verifyDigest: false), try TraceStream(path: b, verifyDigest: false)) }
+            let (headerA, headerB) = try streams()
+            try TraceVerdict.report(tolerance: tolerance, sides: .files(a, b), hashNotes: { step, time in
+                FieldsHint.lines(step: step, time: time, dt: headerA.header.dt,
+                                 a: .recorded(in: headerA.header, tracePath: a), b: .recorded(in: headerB.header, tracePath: b),
+                                 aName: Self.stem(a), bName: Self.stem(b) + (Self.stem(a) == Self.stem(b) ? "-2" : ""))
+            }, open: streams)
+        }
+
+        /// `dir/golden.jsonl` → `golden`.
+        static func stem(_ path: String) -> String {
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            return name.hasSuffix(".jsonl") ? String(name.dropLast(6)) : name
         }
     }
 }

@@ -23,13 +23,14 @@ enum LiveSession {
 
     /// Runs the view; `scenarioPath` (`nil`: built in) is recorded in the trace header.
     static func run(scenario: Scenario, options: LiveViewOptions, gravity: GravityInput,
-                    scenarioPath: String?) throws -> LiveResult {
+                    scenarioPath: String?, overrides: [ScenarioOverride] = []) throws -> LiveResult {
         // Resolve the tilt input once up front, so a bad file is reported before the
         // screen switches, and again on each restart.
         let first = try gravity.resolve(for: scenario)
         var options = options
         options.traceSource = TraceHeader.Source.describing(scenarioPath: scenarioPath, scenario: scenario,
                                                             input: gravity, tilt: first.tilt)
+        options.traceSource?.overrides = overrides.map(TraceHeader.Source.Override.init)
         InterruptSignal.install()
         let terminal = Terminal()
         let view = try LiveView(scenario: scenario, options: options, terminal: terminal) {

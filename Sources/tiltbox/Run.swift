@@ -37,6 +37,10 @@ extension TiltboxCommand {
 
         @OptionGroup var tiltOptions: TiltOptions
 
+        @OptionGroup var overrideOptions: OverrideOptions
+
+        @OptionGroup var hashesOption: HashesOption
+
         @Option(name: .long, help: ArgumentHelp("Frame clock feeding the accumulator of a headless run: steady:HZ, jitter:HZ:SEED, stall:HZ:AT:SECONDS or file:PATH (default steady:60). Physics is the same whatever the profile.", valueName: "PROFILE"))
         var frames: String?
 
@@ -61,6 +65,7 @@ extension TiltboxCommand {
                 guard trace != "-" else { throw ValidationError("--html reads the trace back after the run: write it to a file, not to standard output") }
                 guard view != .terminal else { throw ValidationError("--html runs headless: it cannot be combined with --view terminal") }
             }
+            try hashesOption.validate(trace: trace, html: html)
             guard summaryJSON != "-" else { throw ValidationError("--summary-json needs a file name") }
             if frames != nil, realtime {
                 throw ValidationError("--frames has no effect with --realtime, which paces frames on the monotonic clock: give one of them")
@@ -77,29 +82,34 @@ extension TiltboxCommand {
         func run() throws {
             try OutputFolder.require(trace, option: "--trace")
             try OutputFolder.require(html, option: "--html")
-            let loaded = try ScenarioSource.load(scenario)
+            let overrides = try overrideOptions.overrides()
+            let loaded = try ScenarioSource.load(scenario, overrides: overrides)
             try loaded.printWarnings()
             let live = try view.showsTerminal(trace: trace, hasOutputs: hasOutputs)
             try refuseIneffectiveOptions(live: live, scenario: loaded.scenario)
             if live {
+                if hashesOption.hashes { throw ValidationError("--hashes is for headless runs: add --view none") }
                 let tilt = tiltOptions.gravityInput
                 try checkOutputs(loaded: loaded, frames: nil)
                 var options = try LiveSession.options(
                     for: loaded.scenario, recording: recording, fps: fps ?? 60, trace: trace, interactive: interactive,
                     orientation: tilt.orientation, g: tilt.g)
                 options.exitAtEnd = exitAtEnd
-                let result = try LiveSession.run(scenario: loaded.scenario, options: options, gravity: tilt, scenarioPath: scenario)
+                let result = try LiveSession.run(scenario: loaded.scenario, options: options, gravity: tilt, scenarioPath: scenario,
+                                                 overrides: overrides)
                 try writeSummaryJSON(result.summary, scenarioLabel: loaded.label)
                 try LiveSession.exit(for: result, quiet: quiet)
                 return
             }
             let profile = try FrameProfile.parse(frames ?? "steady:60")
-            let options = try recording.runOptions(for: loaded.scenario, frames: profile, realtime: realtime, fps: fps ?? 60)
+            var options = try recording.runOptions(for: loaded.scenario, frames: profile, realtime: realtime, fps: fps ?? 60)
+            options.hashes = hashesOption.hashes
             try checkOutputs(loaded: loaded, frames: profile)
             let input = tiltOptions.gravityInput
             let gravity = try input.resolve(for: loaded.scenario)
-            let source = TraceHeader.Source.describing(scenarioPath: scenario, scenario: loaded.scenario,
+            var source = TraceHeader.Source.describing(scenarioPath: scenario, scenario: loaded.scenario,
                                                        input: input, tilt: gravity.tilt)
+            source.overrides = overrides.map(TraceHeader.Source.Override.init)
             InterruptSignal.install()
             // --html without --trace: the trace goes to a temporary file, deleted after rendering.
             let temporaryTrace = html != nil && trace == nil

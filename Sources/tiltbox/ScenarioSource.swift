@@ -6,11 +6,13 @@ struct ScenarioSource {
     /// How messages name it: the path, or "built-in default".
     var label: String
 
-    static func load(_ path: String?) throws(InputError) -> ScenarioSource {
+    /// `overrides` (`--set`) are applied before validation.
+    static func load(_ path: String?, overrides: [ScenarioOverride] = []) throws(InputError) -> ScenarioSource {
         if let path {
-            return ScenarioSource(scenario: try ScenarioLoader.load(path: path), label: path)
+            return ScenarioSource(scenario: try ScenarioLoader.load(path: path, overrides: overrides), label: path)
         }
-        return ScenarioSource(scenario: try BuiltInScenario.load(), label: "built-in default (\(BuiltInScenario.name))")
+        return ScenarioSource(scenario: try BuiltInScenario.load(overrides: overrides),
+                              label: "built-in default (\(BuiltInScenario.name))")
     }
 
     /// Prints `ScenarioLoader.warnings` on standard error (`validate` and `run`; the

@@ -121,18 +121,6 @@ import Testing
         #expect(!verify.stdout.contains("the scenario"), "the scenario did not change; stdout: \(verify.stdout)")
     }
 
-    @Test func overridesThisVersionCannotApplyAreRefused() throws {
-        let directory = try TemporaryDirectory()
-        let (_, trace) = try tiltedGolden(in: directory)
-        var lines = try JSONLines.lines(file: trace)
-        lines[0] = lines[0].replacingOccurrences(of: #""overrides":{}"#, with: #""overrides":{"timestep.hz":240}"#)
-        let edited = try directory.write("overridden.jsonl", lines.joined(separator: "\n") + "\n")
-        let verify = try TiltboxBinary.run(["verify", "--against", edited], in: directory)
-        #expect(verify.status == 2, "stdout: \(verify.stdout) stderr: \(verify.stderr)")
-        #expect(verify.stderrLines == ["\(edited): source.overrides: the reference was recorded with scenario overrides (timestep.hz), which this version cannot apply"],
-                "stderr: \(verify.stderr)")
-    }
-
     @Test func aTraceWithoutSourceNeedsItsScenarioNamed() throws {
         let directory = try TemporaryDirectory()
         let scenario = PackageFiles.scenario("crate-stack.json")

@@ -40,6 +40,10 @@ public struct RenderScene: Sendable {
     ///   fields lack `x`, `y` or `angle`.
     public init(trace: Trace, file: String) throws(InputError) {
         let header = trace.header
+        guard header.records == .states else {
+            throw InputError(file: file, path: "records",
+                             reason: "a hash trace (run --hashes) holds no states to draw; record one with 'tiltbox run ... --trace FILE' without --hashes")
+        }
         let fields = header.fields
         guard let x = fields.firstIndex(of: "x"), let y = fields.firstIndex(of: "y"),
               let angle = fields.firstIndex(of: "angle") else {

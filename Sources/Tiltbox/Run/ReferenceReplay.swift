@@ -14,14 +14,18 @@ public struct ReferenceReplay: Sendable {
         public var interpolate: Interpolation?
         public var g: Double?
         public var convention: SensorConvention?
+        /// `--set` overrides: applied after the header's, each replacing a header
+        /// override of the same path (`ScenarioOverride.merged`).
+        public var set: [ScenarioOverride]
 
         public init(tilt: String? = nil, orientation: Orientation? = nil, interpolate: Interpolation? = nil,
-                    g: Double? = nil, convention: SensorConvention? = nil) {
+                    g: Double? = nil, convention: SensorConvention? = nil, set: [ScenarioOverride] = []) {
             self.tilt = tilt
             self.orientation = orientation
             self.interpolate = interpolate
             self.g = g
             self.convention = convention
+            self.set = set
         }
     }
 
@@ -32,6 +36,8 @@ public struct ReferenceReplay: Sendable {
     public var input: GravityInput
     /// The reference trace's header.
     public var reference: TraceHeader
+    /// The scenario overrides applied: the header's, then the command line's.
+    public var overrides: [ScenarioOverride]
 
     /// Decides what to re-run for the reference trace at `tracePath` with header
     /// `reference`; `scenarioPath` is the scenario named on the command line, if any.
@@ -40,11 +46,16 @@ public struct ReferenceReplay: Sendable {
     public static func plan(reference: TraceHeader, tracePath: String, scenarioPath: String?,
                             overrides: Overrides) throws(InputError) -> ReferenceReplay {
         let source = reference.source
-        if let overrides = source?.overrides, !overrides.isEmpty {
-            // Re-running without them would report a divergence for the wrong reason.
-            throw InputError(file: tracePath, path: "source.overrides", reason: "the reference was recorded with scenario "
-                             + "overrides (\(overrides.map(\.path).joined(separator: ", "))), which this version cannot apply")
+        // The header's overrides are applied again, then the command line's.
+        var recorded: [ScenarioOverride] = []
+        for override in source?.overrides ?? [] {
+            do {
+                recorded.append(try ScenarioOverride(path: override.path, json: override.json))
+            } catch {
+                throw InputError(file: tracePath, path: "source.overrides", reason: error.description)
+            }
         }
+        let scenarioOverrides = ScenarioOverride.merged(recorded, overrides.set)
         let resolvedScenario: String?
         if let scenarioPath {
             resolvedScenario = scenarioPath
@@ -57,9 +68,9 @@ public struct ReferenceReplay: Sendable {
         let scenario: Scenario
         if let resolvedScenario {
             if scenarioPath == nil { try requireRecorded(resolvedScenario, key: "source.scenario", what: "scenario", tracePath: tracePath) }
-            scenario = try ScenarioLoader.load(path: resolvedScenario)
+            scenario = try ScenarioLoader.load(path: resolvedScenario, overrides: scenarioOverrides)
         } else {
-            scenario = try BuiltInScenario.load()
+            scenario = try BuiltInScenario.load(overrides: scenarioOverrides)
         }
         var input = GravityInput(file: overrides.tilt, orientation: overrides.orientation ?? source?.orientation,
                                  g: overrides.g ?? source?.g,
@@ -70,7 +81,8 @@ public struct ReferenceReplay: Sendable {
             try requireRecorded(path, key: "source.tilt", what: "tilt input", tracePath: tracePath)
             input.file = path
         }
-        return ReferenceReplay(scenarioPath: resolvedScenario, scenario: scenario, input: input, reference: reference)
+        return ReferenceReplay(scenarioPath: resolvedScenario, scenario: scenario, input: input, reference: reference,
+                               overrides: scenarioOverrides)
     }
 
     /// How notes name the fields of `TraceHeader.Platform`.

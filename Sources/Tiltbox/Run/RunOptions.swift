@@ -10,6 +10,8 @@ public struct RunOptions: Sendable {
     public var realtime: Bool
     /// Frames per second for `realtime`. Default 60.
     public var fps: Double
+    /// Write hash records (`"h"`) instead of states to the trace (`run --hashes`). Default false.
+    public var hashes = false
 
     public init(every: Int = 1, totalSteps: Int? = nil, frames: FrameProfile = .steady(hz: 60),
                 realtime: Bool = false, fps: Double = 60) {

@@ -32,10 +32,11 @@ public enum ScenarioRunner {
         let writer: TraceWriter?
         let sink: RecordingSink
         if let tracePath {
-            let header = TraceHeader(scenario: scenario, every: options.every,
+            var header = TraceHeader(scenario: scenario, every: options.every,
                                      duration: simulation.time(ofStep: simulation.totalSteps), tilt: tiltName,
                                      space: simulation.world.spaceSettings,
                                      source: source?.relativized(toTrace: tracePath))
+            if options.hashes { header.records = .hashes }
             let w = try TraceWriter(path: tracePath, header: header)
             writer = w
             sink = RecordingSink(writer: w)

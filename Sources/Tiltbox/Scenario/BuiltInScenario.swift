@@ -6,8 +6,9 @@ public enum BuiltInScenario {
     public static let name = "book"
 
     /// Parses the built-in scenario (it always validates; the error type is that of any scenario).
-    public static func load() throws(InputError) -> Scenario {
-        try ScenarioLoader.parse(text: json, file: "<built-in default>", baseDirectory: nil)
+    /// `overrides` (`--set`) are applied before validation, as `ScenarioLoader.load(path:overrides:)` does.
+    public static func load(overrides: [ScenarioOverride] = []) throws(InputError) -> Scenario {
+        try ScenarioLoader.parse(text: json, file: "<built-in default>", baseDirectory: nil, overrides: overrides)
     }
 
     public static let json = """

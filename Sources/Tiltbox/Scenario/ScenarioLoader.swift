@@ -30,7 +30,11 @@ public enum ScenarioLoader {
     ///
     /// The file must be a regular file of at most `limits.maxFileBytes` bytes of UTF-8
     /// JSON; a relative `tilt.file` is resolved against the folder of `path`.
-    public static func load(path: String) throws(InputError) -> Scenario {
+    ///
+    /// `overrides` (`--set`) are applied to the parsed JSON before validation, in order;
+    /// an error in a value one of them set names it
+    /// (`--set crates[*].friction=-1: crates[0].friction: must be ≥ 0`).
+    public static func load(path: String, overrides: [ScenarioOverride] = []) throws(InputError) -> Scenario {
         let data = try readFile(path)
         let (parsed, kind): (Result<JSONNode, JSONSyntaxError>, TiltboxFileKind?) = data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
@@ -42,18 +46,19 @@ public enum ScenarioLoader {
         if let kind, kind != .scenario {
             throw InputError(file: path, reason: "this is \(kind.name), not a scenario")
         }
-        return try build(parsed, file: path, baseDirectory: directory(of: path))
+        return try build(parsed, file: path, baseDirectory: directory(of: path), overrides: overrides)
     }
 
     /// Parses and validates scenario text; `file` is used in error messages and for the
     /// default name, `baseDirectory` (when not `nil`) to resolve a relative tilt path.
     /// For tests and the built-in default scenario.
-    public static func parse(text: String, file: String, baseDirectory: String?) throws(InputError) -> Scenario {
+    public static func parse(text: String, file: String, baseDirectory: String?,
+                             overrides: [ScenarioOverride] = []) throws(InputError) -> Scenario {
         guard text.utf8.count <= limits.maxFileBytes else {
             throw InputError(file: file, reason: "scenario is \(text.utf8.count) bytes, more than the limit of \(limits.maxFileBytes)")
         }
         let parsed = Result { () throws(JSONSyntaxError) in try JSONParser.parse(text) }
-        return try build(parsed, file: file, baseDirectory: baseDirectory)
+        return try build(parsed, file: file, baseDirectory: baseDirectory, overrides: overrides)
     }
 
     // MARK: - Files
@@ -113,13 +118,27 @@ public enum ScenarioLoader {
 
     // MARK: - Building
 
+    /// `build(root:...)` after applying `overrides`, with errors in the values they set named after them.
     private static func build(_ parsed: Result<JSONNode, JSONSyntaxError>, file: String,
-                              baseDirectory: String?) throws(InputError) -> Scenario {
+                              baseDirectory: String?, overrides: [ScenarioOverride]) throws(InputError) -> Scenario {
         let root: JSONNode
         switch parsed {
         case .success(let node): root = node
         case .failure(let error): throw InputError(file: file, location: error.location, reason: error.reason)
         }
+        // Without overrides, or when the file is not an object (the loader says so), build as read.
+        guard !overrides.isEmpty, case .object = root.value else {
+            return try build(root: root, file: file, baseDirectory: baseDirectory)
+        }
+        let applied = try ScenarioOverride.apply(overrides, to: root)
+        do {
+            return try build(root: applied.root, file: file, baseDirectory: baseDirectory)
+        } catch {
+            throw ScenarioOverride.attribute(error, setBy: applied.setBy)
+        }
+    }
+
+    private static func build(root: JSONNode, file: String, baseDirectory: String?) throws(InputError) -> Scenario {
         let reader = FieldReader(file: file)
         guard case .object = root.value else {
             throw InputError(file: file, location: root.location,

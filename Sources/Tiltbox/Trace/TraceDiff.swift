@@ -4,7 +4,8 @@
 /// name only when the bodies differ too, to say so; the engine text and the optional
 /// keys are not compared), then the records
 /// in order (step number, then `t`, `g.x`, `g.y`, then each body's fields in header
-/// order), then a record present in only one trace, then the end lines (both present,
+/// order; when either record is a hash trace's, its hash against the other's, computed
+/// from its states when it holds them), then a record present in only one trace, then the end lines (both present,
 /// same kind, same step count; `droppedTime` depends on the frame clock, not the
 /// physics, and is not compared).
 ///
@@ -65,6 +66,15 @@ public enum TraceDiff {
             if !agree(ra.t, rb.t, tolerance) { return difference(nil, "t", ra.t, rb.t) }
             if !agree(ra.gravity.x, rb.gravity.x, tolerance) { return difference(nil, "g.x", ra.gravity.x, rb.gravity.x) }
             if !agree(ra.gravity.y, rb.gravity.y, tolerance) { return difference(nil, "g.y", ra.gravity.y, rb.gravity.y) }
+            // A hash record holds no fields: compare the records' hashes (one side's may
+            // be computed from its states).
+            if ra.hash != nil || rb.hash != nil {
+                let ha = ra.recordHash, hb = rb.recordHash
+                if ha != hb { return .diverged(.recordHash(step: ra.step, time: ra.t, a: ha, b: hb)) }
+                index += 1
+                lastStep = ra.step
+                continue
+            }
             // The reader guarantees these counts; a hand-built Trace might not.
             precondition(ra.states.count == header.valuesPerRecord && rb.states.count == header.valuesPerRecord,
                          "record states do not match the header")

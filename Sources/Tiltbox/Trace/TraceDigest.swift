@@ -47,11 +47,34 @@ public struct TraceDigest: Hashable, Sendable, CustomStringConvertible {
         for number in states { add(number) }
     }
 
-    /// The digest as written in a trace's end line: `fnv1a64:` and 16 lowercase hex digits.
-    public var text: String {
+    /// The hash of one record alone (from the offset basis): a hash trace's `h`.
+    public static func ofRecord(gravity: Vec2, states: UnsafeBufferPointer<Double>) -> TraceDigest {
+        var digest = TraceDigest()
+        digest.addRecord(gravity: gravity, states: states)
+        return digest
+    }
+
+    /// `ofRecord` for states held in an array.
+    public static func ofRecord(gravity: Vec2, states: [Double]) -> TraceDigest {
+        states.withUnsafeBufferPointer { ofRecord(gravity: gravity, states: $0) }
+    }
+
+    /// `value` as a trace writes it: `fnv1a64:` and 16 lowercase hex digits.
+    public static func text(of value: UInt64) -> String {
         let hex = String(value, radix: 16)
         return "fnv1a64:" + String(repeating: "0", count: 16 - hex.count) + hex
     }
+
+    /// Reads `text(of:)`'s form back; `nil` for anything else.
+    public static func value(ofText text: String) -> UInt64? {
+        let hex = text.utf8.dropFirst(8)
+        guard text.hasPrefix("fnv1a64:"), hex.count == 16,
+              hex.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else { return nil }
+        return UInt64(String(decoding: hex, as: UTF8.self), radix: 16)
+    }
+
+    /// The digest as written in a trace's end line: `fnv1a64:` and 16 lowercase hex digits.
+    public var text: String { TraceDigest.text(of: value) }
 
     public var description: String { text }
 }

@@ -24,6 +24,9 @@ public enum TraceDivergence: Hashable, Sendable, CustomStringConvertible {
     case header(TraceHeaderMismatch)
     /// A value in the records differs (beyond the tolerance).
     case value(TraceValueDifference)
+    /// The records for `step` have different hashes (one side at least is a hash trace,
+    /// which holds no fields to name).
+    case recordHash(step: Int, time: Double, a: UInt64, b: UInt64)
     /// The records at position `index` are for different steps.
     case stepMismatch(index: Int, stepA: Int, stepB: Int)
     /// Trace `missingFrom` stops before `step` (time `time`), which the other has.
@@ -51,6 +54,9 @@ public enum TraceDivergence: Hashable, Sendable, CustomStringConvertible {
             text += ": \(sides.a) = \(NumberFormat.shortest(d.a)), \(sides.b) = \(NumberFormat.shortest(d.b))"
             text += " (\(d.ulps) \(d.ulps == 1 ? "ULP" : "ULPs") apart)"
             return text
+        case .recordHash(let step, let time, let a, let b):
+            return "first divergence at step \(step) (t = \(NumberFormat.shortest(time))): the record hashes differ: "
+                + "\(sides.a) \(TraceDigest.text(of: a)), \(sides.b) \(TraceDigest.text(of: b)) (a hash trace holds no fields)"
         case .stepMismatch(let index, let stepA, let stepB):
             return "first divergence at record \(index + 1): \(sides.aTrace) has step \(stepA), \(sides.bTrace) step \(stepB)"
         case .missingRecord(let step, let time, let side, let truncated):

@@ -40,6 +40,9 @@ public struct TraceHeader: Hashable, Sendable {
     public var fields: [String]
     /// The body ids, in the order of each record's states.
     public var bodies: [String]
+    /// What the records carry: states (the default, no `records` key) or hashes
+    /// (`"records":"hashes"`, written right after `bodies`).
+    public var records: TraceRecordForm = .states
 
     // MARK: Optional extension keys
 
@@ -142,6 +145,10 @@ public struct TraceHeader: Hashable, Sendable {
         out.append(strings: fields)
         out.append(",\"bodies\":")
         out.append(strings: bodies)
+        if records != .states {
+            out.append(",\"records\":")
+            out.append(string: records.rawValue)
+        }
         if let worldSize {
             out.append(",\"world\":{\"size\":")
             out.append(pair: worldSize)

@@ -106,8 +106,10 @@ public final class TraceWriter {
 
     // MARK: - Writing
 
-    /// Queues one record line, `{"step":N,"t":T,"g":[gx,gy],"s":[[x,y,angle,vx,vy,w],...]}`,
-    /// for the writer thread, which adds it to the digest. `states` is copied before this returns.
+    /// Queues one record line, `{"step":N,"t":T,"g":[gx,gy],"s":[[x,y,angle,vx,vy,w],...]}`
+    /// (with `"h":"fnv1a64:..."`, the record's own hash, instead of `"s"` when the header's
+    /// `records` is `.hashes`), for the writer thread, which adds it to the digest.
+    /// `states` is copied before this returns.
     ///
     /// - Parameters:
     ///   - step: the physics step number (0 before any step).
@@ -215,9 +217,15 @@ final class TraceEncoder: @unchecked Sendable {
         buffer.append(number: t)
         buffer.append(",\"g\":")
         buffer.append(pair: gravity)
-        buffer.append(",\"s\":[")
-        buffer.append(states: states, perBody: header.fields.count)
-        buffer.append("]}\n")
+        if header.records == .hashes {
+            buffer.append(",\"h\":")
+            buffer.append(string: TraceDigest.ofRecord(gravity: gravity, states: states).text)
+            buffer.append("}\n")
+        } else {
+            buffer.append(",\"s\":[")
+            buffer.append(states: states, perBody: header.fields.count)
+            buffer.append("]}\n")
+        }
         digest.addRecord(gravity: gravity, states: states)
         recordCount += 1
         flushIfNeeded()

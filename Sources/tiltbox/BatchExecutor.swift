@@ -57,14 +57,23 @@ final class BatchExecutor {
             while running.count < parallel, let point = pending.first {
                 pending = pending.dropFirst()
                 if let feature = point.unavailableFeature {
-                    results.append(BatchJobResult(
+                    let result = BatchJobResult(
                         index: point.index, name: point.name, status: .error,
                         message: "needs \(feature) (\(feature == "--set" ? "overrides and sweeps" : "hash traces")), which this tiltbox does not support yet",
-                        parameters: point.parameters))
-                    try progress.record(results.last!)
+                        parameters: point.parameters)
+                    results.append(result)
+                    try progress.record(result)
                     continue
                 }
-                running.append(try start(point, finished: finished))
+                do {
+                    running.append(try start(point, finished: finished))
+                } catch {
+                    // No child could be started (no process slots, no scratch space): this job's error.
+                    let result = BatchJobResult(index: point.index, name: point.name, status: .error,
+                                                message: "cannot start a child tiltbox: \(error)", parameters: point.parameters)
+                    results.append(result)
+                    try progress.record(result)
+                }
             }
             _ = finished.wait(timeout: .now() + 0.2)
             let now = RealTimeClock.now()
@@ -128,7 +137,7 @@ final class BatchExecutor {
         }
         let exit = child.process.terminationStatus
         result.exit = exit
-        if case .run = point.job.kind, let summary = RunSummaryFile(path: child.summary.path) {
+        if case .run = point.job.kind, let summary = RunSummaryFile.read(child.summary.path) {
             result.steps = summary.steps
             result.digest = summary.digest
         }
@@ -161,11 +170,21 @@ private struct RunSummaryFile {
     var steps: Int?
     var digest: String?
 
-    init?(path: String) {
-        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)), data.count < 1 << 20,
-              let root = try? JSONParser.parse(String(decoding: data, as: UTF8.self)) else { return nil }
-        steps = root["steps"]?.numberValue.flatMap { $0.isFinite && abs($0) < 1e15 ? Int($0) : nil }
-        digest = root["digest"]?.stringValue
+    /// Reads the file at `path`; nil when it is missing or not a summary.
+    // A failable init with `try?` on the typed-throwing parser crashed the release compiler
+    // (Swift 6.x CopyPropagation); a static function with do/catch compiles.
+    static func read(_ path: String) -> RunSummaryFile? {
+        guard let data = FileManager.default.contents(atPath: path), data.count < 1 << 20 else { return nil }
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(String(decoding: data, as: UTF8.self))
+        } catch {
+            return nil
+        }
+        var summary = RunSummaryFile()
+        if let steps = root["steps"]?.numberValue, steps.isFinite, abs(steps) < 1e15 { summary.steps = Int(steps) }
+        summary.digest = root["digest"]?.stringValue
+        return summary
     }
 }
 

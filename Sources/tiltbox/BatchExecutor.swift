@@ -79,7 +79,9 @@ final class BatchExecutor {
             let now = RealTimeClock.now()
             var still: [Running] = []
             for child in running {
-                if child.process.isRunning {
+                // After Ctrl-C the children (same process group) got SIGINT too: a child ending
+                // now was interrupted, not finished; the check at the top of the loop stops the batch.
+                if child.process.isRunning || InterruptSignal.isRaised {
                     still.append(child)
                 } else {
                     let result = classify(child, wall: now - child.started)

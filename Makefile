@@ -26,7 +26,7 @@ LSAN_SUPPRESSIONS := $(CURDIR)/Fuzz/lsan.supp
 # for minutes on a trap: let libFuzzer and ASan report instead.
 NO_SWIFT_BACKTRACE := SWIFT_BACKTRACE=enable=no
 
-.PHONY: all deps test-deps build run test docs install bench clean fuzz sanitize leakcheck soak
+.PHONY: all deps test-deps build run test docs install bench bench-batch clean fuzz sanitize leakcheck soak
 
 all: build
 
@@ -153,6 +153,11 @@ soak: deps
 bench: deps
 	$(SWIFT) build -c release --product tiltbox-bench
 	.build/release/tiltbox-bench
+
+# Throughput of `tiltbox batch` with --jobs 1 and 2 (16 jobs) and the per-job cost of its child processes.
+bench-batch: deps
+	$(SWIFT) build -c release --product tiltbox
+	scripts/bench-batch.sh $(RELEASE_BIN)
 
 clean:
 	rm -rf .build .build-fuzz .build-asan .build-valgrind

@@ -15,7 +15,7 @@ struct TiltboxCommand: ParsableCommand {
             Shell completion: tiltbox --generate-completion-script bash (or zsh, fish).
             """,
         version: TiltboxVersion.current,
-        subcommands: [Run.self, Record.self, Diff.self, Verify.self, Validate.self, Tilt.self, Render.self, Curves.self],
+        subcommands: [Run.self, Record.self, Diff.self, Verify.self, Validate.self, Tilt.self, Render.self, Curves.self, Batch.self, BatchMerge.self],
         defaultSubcommand: Run.self)
 
     /// Parses and runs, mapping every failure to the exit statuses of docs/formats.md §7:

@@ -67,7 +67,7 @@ import Darwin
         #expect(result.stdout.isEmpty)
         let far = try TiltboxBinary.run(["frobnicate"], in: directory)
         #expect(far.status == 2)
-        #expect(far.stderrLines.first?.hasPrefix("tiltbox: unknown command 'frobnicate' (commands: run, record, diff, verify, validate, tilt, render, curves, help") == true,
+        #expect(far.stderrLines.first?.hasPrefix("tiltbox: unknown command 'frobnicate' (commands: run, record, diff, verify, validate, tilt, render, curves, batch, batch-merge, help") == true,
                 "\(far.stderr)")
     }
 

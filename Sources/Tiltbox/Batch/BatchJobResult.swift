@@ -1,0 +1,72 @@
+/// What one job (or sweep point) of a batch came to.
+public struct BatchJobResult: Sendable {
+    /// FORMATS §6 statuses.
+    public enum Status: String, Sendable, CaseIterable {
+        /// Verified identical, or ran to the end.
+        case passed
+        /// `verify` found a difference (the child exited 1).
+        case diverged
+        /// The run failed (a diverging state, a write error: the child exited 1), or the
+        /// child exited with a status no command gives.
+        case failed
+        /// The job could not be done: bad input (the child exited 2, or the manifest asks
+        /// for a feature this tiltbox lacks), or the child was killed by a signal.
+        case error
+    }
+
+    /// The point's index after sweep expansion (what shards and merges order by).
+    public var index: Int
+    public var name: String
+    public var status: Status
+    /// The child's exit status; nil when it was killed by a signal or never started.
+    public var exit: Int32?
+    /// The signal that killed the child, or nil.
+    public var signal: Int32?
+    /// Wall-clock seconds the child took (0 when none started).
+    public var wallSeconds: Double
+    /// Steps run (from a run's summary), or nil.
+    public var steps: Int?
+    /// The run's digest (`fnv1a64:HEX`), or nil.
+    public var digest: String?
+    /// The first line of verify's report of a difference (`differ: ...`), or nil.
+    public var firstDivergence: String?
+    /// For an error or a failure: the child's last line on standard error, or why no
+    /// child ran.
+    public var message: String?
+    /// The sweep values of this point, as (path, JSON text).
+    public var parameters: [(path: String, json: String)]
+
+    public init(index: Int, name: String, status: Status, exit: Int32? = nil, signal: Int32? = nil,
+                wallSeconds: Double = 0, steps: Int? = nil, digest: String? = nil, firstDivergence: String? = nil,
+                message: String? = nil, parameters: [(path: String, json: String)] = []) {
+        self.index = index
+        self.name = name
+        self.status = status
+        self.exit = exit
+        self.signal = signal
+        self.wallSeconds = wallSeconds
+        self.steps = steps
+        self.digest = digest
+        self.firstDivergence = firstDivergence
+        self.message = message
+        self.parameters = parameters
+    }
+
+    /// Whether the child reported bad input (exit 2) or the point needs a missing feature.
+    public var isInputError: Bool { status == .error && signal == nil }
+}
+
+extension Array where Element == BatchJobResult {
+    /// The batch's exit status: 1 when a job diverged, failed or crashed (killed by a
+    /// signal); else 2 when a job's input was invalid; else 0.
+    public var exitStatus: Int32 {
+        if contains(where: { $0.status == .diverged || $0.status == .failed || ($0.status == .error && $0.signal != nil) }) {
+            return 1
+        }
+        if contains(where: { $0.isInputError }) { return 2 }
+        return 0
+    }
+
+    /// How many results have `status`.
+    public func count(_ status: BatchJobResult.Status) -> Int { reduce(0) { $0 + ($1.status == status ? 1 : 0) } }
+}

@@ -1,0 +1,163 @@
+import Foundation
+
+/// A batch manifest (`tiltbox-batch/1`): the jobs `tiltbox batch` runs, read from located
+/// JSON so every error names the file, line:column and field path (`jobs[2].duration`).
+///
+/// ```json
+/// { "format": "tiltbox-batch/1",
+///   "jobs": [ { "name": "pile", "verify": "golden/pile.jsonl" },
+///             { "name": "book", "run": "book.json", "orientation": "landscapeLeft", "duration": 5 } ] }
+/// ```
+/// Relative paths are relative to the manifest's folder.
+public struct BatchManifest: Sendable {
+    /// The only accepted value of the `format` key.
+    public static let format = "tiltbox-batch/1"
+    /// The largest manifest file read, in bytes.
+    public static let maxFileBytes = 16 << 20
+    /// The most jobs a manifest may hold after sweep expansion.
+    public static let maxPoints = 100_000
+
+    /// The jobs, in manifest order.
+    public var jobs: [BatchJob]
+    /// The SHA-256 of the manifest's bytes (lower-case hex): shards of one manifest share it.
+    public var sha256: String
+
+    public init(jobs: [BatchJob], sha256: String) {
+        self.jobs = jobs
+        self.sha256 = sha256
+    }
+
+    /// Every job after sweep expansion, in manifest order: the list shards are cut from.
+    public func points() -> [BatchPoint] {
+        var points: [BatchPoint] = []
+        for job in jobs {
+            for point in job.expanded() {
+                points.append(BatchPoint(index: points.count, name: point.name, job: job, parameters: point.parameters))
+            }
+        }
+        return points
+    }
+
+    /// Reads and validates the manifest at `path`.
+    public static func load(path: String) throws(InputError) -> BatchManifest {
+        let bytes = try readFile(path)
+        let parsed = Result { () throws(JSONSyntaxError) in
+            try bytes.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in try JSONParser.parse(utf8: buffer) }
+        }
+        let root: JSONNode
+        switch parsed {
+        case .success(let node): root = node
+        case .failure(let syntax): throw InputError(file: path, location: syntax.location, reason: syntax.reason)
+        }
+        let reader = BatchManifestReader(file: path, baseDirectory: ScenarioLoader.directory(of: path))
+        let jobs = try reader.jobs(root)
+        return BatchManifest(jobs: jobs, sha256: SHA256.hex(of: bytes))
+    }
+
+    /// The manifest of `tiltbox batch --verify GLOB`: one verify job per golden, named by
+    /// its path as matched. Its hash is that of the equivalent manifest text, so shards of one
+    /// shorthand batch (the same goldens in the same order) merge.
+    public static func verifying(goldens: [String]) -> BatchManifest {
+        var text = JSONLineBuffer()
+        text.append("{\"format\":")
+        text.append(string: format)
+        text.append(",\"jobs\":[")
+        var jobs: [BatchJob] = []
+        for (i, golden) in goldens.enumerated() {
+            if i > 0 { text.append(byte: UInt8(ascii: ",")) }
+            text.append("{\"name\":")
+            text.append(string: golden)
+            text.append(",\"verify\":")
+            text.append(string: golden)
+            text.append(byte: UInt8(ascii: "}"))
+            jobs.append(BatchJob(name: golden, kind: .verify(golden: golden)))
+        }
+        text.append("]}\n")
+        return BatchManifest(jobs: jobs, sha256: SHA256.hex(of: text.bytes))
+    }
+
+    private static func readFile(_ path: String) throws(InputError) -> [UInt8] {
+        let size = try RegularFile.size(of: path)
+        guard size <= UInt64(maxFileBytes) else {
+            throw InputError(file: path, reason: "file is \(size) bytes, more than the limit of \(maxFileBytes)")
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw InputError(file: path, reason: "cannot read the file: \(error.localizedDescription)")
+        }
+        guard data.count <= maxFileBytes else {
+            throw InputError(file: path, reason: "file is \(data.count) bytes, more than the limit of \(maxFileBytes)")
+        }
+        return [UInt8](data)
+    }
+}
+
+/// One job of a manifest: verify a golden trace, or run a scenario (perhaps swept).
+public struct BatchJob: Sendable {
+    /// What the job does, with its main path resolved against the manifest's folder.
+    public enum Kind: Sendable, Equatable {
+        case verify(golden: String)
+        case run(scenario: String)
+    }
+
+    public var name: String
+    public var kind: Kind
+    /// Command-line options for the child, in manifest order (`["--orientation", "landscapeLeft"]`).
+    public var options: [String] = []
+    /// `set`: overrides as (path, JSON text), in manifest order.
+    public var overrides: [(path: String, json: String)] = []
+    /// `sweep`: value lists as (path, JSON texts), in manifest order.
+    public var sweep: [(path: String, values: [String])] = []
+    /// `hashes`: write a hash trace.
+    public var hashes = false
+    /// The resolved paths the job reads (golden, scenario, tilt) and writes (trace).
+    public var inputs: [String] = []
+    public var outputs: [String] = []
+
+    public init(name: String, kind: Kind) {
+        self.name = name
+        self.kind = kind
+        switch kind {
+        case .verify(let golden): inputs = [golden]
+        case .run(let scenario): inputs = [scenario]
+        }
+    }
+
+    /// The job's points: itself when it has no sweep, else one per sweep point.
+    public func expanded() -> [(name: String, parameters: [(path: String, json: String)])] {
+        guard !sweep.isEmpty else { return [(name, [])] }
+        return SweepExpansion.points(sweep).enumerated().map { i, parameters in ("\(name)[\(i)]", parameters) }
+    }
+}
+
+/// One unit of work after sweep expansion: a job, or one point of a swept job.
+public struct BatchPoint: Sendable {
+    /// The position in the expanded list (what `--shard K/N` counts).
+    public var index: Int
+    /// The job's name, or `NAME[i]` for sweep point `i`.
+    public var name: String
+    public var job: BatchJob
+    /// The sweep values of this point, as (path, JSON text).
+    public var parameters: [(path: String, json: String)]
+
+    /// The feature the point needs that this tiltbox lacks (`--set` for overrides and sweep
+    /// points, `--hashes` for hash traces), or nil when it can run.
+    public var unavailableFeature: String? {
+        if !job.overrides.isEmpty || !parameters.isEmpty { return "--set" }
+        if job.hashes { return "--hashes" }
+        return nil
+    }
+
+    /// The child's arguments (after the executable): `verify --against GOLDEN ...` or
+    /// `run SCENARIO --view none --quiet --summary-json SUMMARY ...`.
+    public func childArguments(summaryPath: String) -> [String] {
+        switch job.kind {
+        case .verify(let golden):
+            return ["verify", "--against", golden] + job.options
+        case .run(let scenario):
+            return ["run", scenario, "--view", "none", "--quiet", "--summary-json", summaryPath] + job.options
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// The JUnit XML and CSV forms of a batch's results.
+public enum BatchReports {
+    /// JUnit XML: one `testcase` per job or sweep point; a divergence or a failed run is a
+    /// `failure` (its message the first divergence, or the child's last error line), bad
+    /// input or a crash an `error`.
+    public static func junit(_ jobs: [BatchJobResult]) -> String {
+        let failures = jobs.count(.diverged) + jobs.count(.failed)
+        let errors = jobs.count(.error)
+        let time = NumberFormat.shortest(jobs.reduce(0) { $0 + $1.wallSeconds })
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        let counts = "tests=\"\(jobs.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\" time=\"\(time)\""
+        out += "<testsuites name=\"tiltbox batch\" \(counts)>\n"
+        out += "  <testsuite name=\"tiltbox batch\" \(counts)>\n"
+        for job in jobs {
+            out += "    <testcase classname=\"tiltbox.batch\" name=\"\(Markup.escape(job.name))\" time=\"\(NumberFormat.shortest(job.wallSeconds))\""
+            switch job.status {
+            case .passed:
+                out += "/>\n"
+                continue
+            case .diverged:
+                let message = job.firstDivergence ?? job.message ?? "the traces differ"
+                out += ">\n      <failure type=\"diverged\" message=\"\(Markup.escape(message))\">\(Markup.escape(message))</failure>\n"
+            case .failed:
+                let message = job.message ?? "the run failed (exit \(job.exit.map(String.init) ?? "?"))"
+                out += ">\n      <failure type=\"failed\" message=\"\(Markup.escape(message))\">\(Markup.escape(message))</failure>\n"
+            case .error:
+                let kind = job.signal != nil ? "crash" : "input"
+                let message = job.message ?? (job.signal.map { "killed by signal \($0)" } ?? "bad input")
+                out += ">\n      <error type=\"\(kind)\" message=\"\(Markup.escape(message))\">\(Markup.escape(message))</error>\n"
+            }
+            out += "    </testcase>\n"
+        }
+        out += "  </testsuite>\n</testsuites>\n"
+        return out
+    }
+
+    /// CSV for sweeps: one row per point, `name,status,` then one column per swept path
+    /// (in order of first appearance; each cell the value's JSON text), then `steps,digest`.
+    public static func csv(_ jobs: [BatchJobResult]) -> String {
+        var paths: [String] = []
+        for job in jobs {
+            for parameter in job.parameters where !paths.contains(parameter.path) { paths.append(parameter.path) }
+        }
+        var out = (["name", "status"] + paths + ["steps", "digest"]).map(cell).joined(separator: ",") + "\n"
+        for job in jobs {
+            var row = [job.name, job.status.rawValue]
+            for path in paths { row.append(job.parameters.first(where: { $0.path == path })?.json ?? "") }
+            row.append(job.steps.map(String.init) ?? "")
+            row.append(job.digest ?? "")
+            out += row.map(cell).joined(separator: ",") + "\n"
+        }
+        return out
+    }
+
+    /// An RFC 4180 cell: quoted when it holds a comma, quote or line break.
+    private static func cell(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

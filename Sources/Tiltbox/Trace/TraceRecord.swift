@@ -7,7 +7,7 @@ public struct TraceRecord: Hashable, Sendable {
     /// The gravity in effect, in units/s².
     public var gravity: Vec2
     /// Every body's fields, flat, in header order: `fields.count` values per body
-    /// (`x, y, angle, vx, vy, w` for the standard fields).
+    /// (`BodyState`'s `x, y, angle, vx, vy, w` for the standard fields).
     public var states: [Double]
 
     public init(step: Int, t: Double, gravity: Vec2, states: [Double]) {
@@ -17,10 +17,10 @@ public struct TraceRecord: Hashable, Sendable {
         self.states = states
     }
 
-    /// Body `index`'s state, when records hold the six standard fields.
+    /// Body `index`'s state, when records hold the standard fields (`BodyState`).
     public func crateState(at index: Int) -> CrateState {
-        let start = index * 6
-        precondition(start >= 0 && start + 6 <= states.count, "body \(index) is not in this record")
-        return CrateState(fields: states[start..<(start + 6)])
+        let start = index * BodyState.count
+        precondition(start >= 0 && start + BodyState.count <= states.count, "body \(index) is not in this record")
+        return CrateState(fields: states[start..<(start + BodyState.count)])
     }
 }

@@ -154,11 +154,8 @@ import Testing
         #expect(divergence.crateID == "rocket")
         #expect(summary.steps == step)
         #expect(sink.ends.count == 1)
-        guard case .error(let message) = sink.ends.first?.kind else {
-            Issue.record("expected an error end, got \(sink.ends)")
-            return
-        }
-        #expect(message == "step \(step): \(divergence)")
+        #expect(sink.ends.first?.kind == .error)
+        #expect(sink.ends.first?.message == "step \(step): \(divergence)")
         #expect(sink.ends.first?.steps == step)
     }
 
@@ -180,7 +177,8 @@ import Testing
         }
         for sink in [failing, watching] {
             #expect(sink.ends.count == 1)
-            #expect(sink.ends.first?.kind == .error(message: "trace write failed: disk full"))
+            #expect(sink.ends.first?.kind == .error)
+            #expect(sink.ends.first?.message == "trace write failed: disk full")
             // The step whose record failed is not counted, as before sessions.
             #expect(sink.ends.first?.steps == 3)
         }

@@ -6,6 +6,15 @@ public enum RunOutcome: Sendable, Equatable {
     case interrupted
     /// A crate's state left the finite range at `step`.
     case diverged(step: Int, divergence: WorldDivergence)
+
+    /// How the run's trace ends: a divergence is an `error` end.
+    public var endKind: TraceEndKind {
+        switch self {
+        case .complete: return .complete
+        case .interrupted: return .interrupted
+        case .diverged: return .error
+        }
+    }
 }
 
 extension TraceEnd {

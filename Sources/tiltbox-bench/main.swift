@@ -116,8 +116,8 @@ func median(_ values: [Double]) -> Double {
 // MARK: - Runs
 
 /// FNV-1a 64 over every crate's six fields, as `reference_pile_state_hash` computes it.
-func stateHash(_ simulation: Simulation) -> UInt64 {
-    simulation.withCurrentStates { states in
+func stateHash(_ session: RunSession) -> UInt64 {
+    session.withCurrentStates { states in
         var digest = TraceDigest()
         for value in states { digest.add(value) }
         return digest.value
@@ -139,35 +139,25 @@ func runC(n: Int, steps: Int) -> RunResult {
     return RunResult(nanosecondsPerStep: Double(elapsed) / Double(steps), hash: reference_pile_state_hash(pile))
 }
 
-/// Forwards every record to a trace writer (what `tiltbox run --trace` does).
-final class TraceSink: RecordSink {
-    let writer: TraceWriter
-    init(writer: TraceWriter) { self.writer = writer }
-    func record(step: Int, time: Double, gravity: Vec2, states: UnsafeBufferPointer<Double>) throws {
-        try writer.writeRecord(step: step, t: time, gravity: gravity, states: states)
-    }
-}
-
-/// Tiltbox: `World` + `FixedStepper` (through `Simulation`, frames of 1/60 s as the
-/// CLI's default `steady:60`), with no output or writing a trace every `every` steps.
+/// Tiltbox: a `RunSession` (frames of 1/60 s as the CLI's default `steady:60`), with no
+/// output (the digest only) or writing a trace every `every` steps, as `tiltbox run --trace` does.
 func runTiltbox(_ scenario: Scenario, steps: Int, every: Int?, tracePath: String) throws -> RunResult {
-    let simulation = Simulation(scenario: scenario, track: ConstantGravity(scenario.world.gravity),
-                                totalSteps: steps, every: every ?? 1)
-    var writer: TraceWriter?
-    if let every {
-        let header = TraceHeader(scenario: scenario, every: every, duration: simulation.time(ofStep: steps), tilt: nil)
-        let w = try TraceWriter(path: tracePath, header: header)
-        simulation.addSink(TraceSink(writer: w))
-        writer = w
+    let track = ConstantGravity(scenario.world.gravity)
+    let session = if let every {
+        try RunSession(scenario: scenario, track: track, totalSteps: steps, every: every, trace: .init(path: tracePath))
+    } else {
+        // No output: only step 0 and the last step are recorded (digested), so the
+        // figure is the step loop's.
+        RunSession(scenario: scenario, track: track, totalSteps: steps, every: max(steps, 1))
     }
     var clock = SteadyClock(hz: 60)
     let start = nowNanoseconds()
-    let outcome = try simulation.run(clock: &clock, shouldStop: { false })
-    try writer?.finish(.complete(steps: steps, simTime: simulation.time(ofStep: steps), droppedTime: simulation.stepper.droppedTime))
+    let outcome = try session.run(clock: &clock, shouldStop: { false })
+    let summary = try session.finish()
     let elapsed = nowNanoseconds() - start
     guard outcome == .complete else { fatalError("bench run ended \(outcome)") }
-    return RunResult(nanosecondsPerStep: Double(elapsed) / Double(steps), hash: stateHash(simulation),
-                     traceBytes: writer?.bytesWritten ?? 0)
+    return RunResult(nanosecondsPerStep: Double(elapsed) / Double(steps), hash: stateHash(session),
+                     traceBytes: summary.traceBytes ?? 0)
 }
 
 // MARK: - Number formatter
@@ -185,14 +175,15 @@ final class StatesCollector: RecordSink {
 /// writer calls it); the median time per double.
 func benchNumbers(n: Int, steps: Int, repeats: Int) throws -> (doubles: Int, bytes: Int, nanosecondsPerDouble: Double) {
     let scenario = BenchmarkPile.scenario(n: n)
-    let simulation = Simulation(scenario: scenario, track: ConstantGravity(scenario.world.gravity), totalSteps: steps, every: 1)
     let collector = StatesCollector()
-    simulation.addSink(collector)
+    let session = RunSession(scenario: scenario, track: ConstantGravity(scenario.world.gravity), totalSteps: steps, every: 1,
+                             sinks: [collector])
     var clock = SteadyClock(hz: 60)
-    guard try simulation.run(clock: &clock, shouldStop: { false }) == .complete else { fatalError("pile run did not complete") }
+    guard try session.run(clock: &clock, shouldStop: { false }) == .complete else { fatalError("pile run did not complete") }
+    _ = try session.finish()
     let doubles = collector.records.reduce(0) { $0 + $1.count }
     let longest = collector.records.map(\.count).max() ?? 0
-    let capacity = longest * (Int(TILTBOX_FORMAT_DOUBLE_MAX) + 1) + 2 * (longest / 6) + Int(TILTBOX_FORMAT_SLACK)
+    let capacity = longest * (Int(TILTBOX_FORMAT_DOUBLE_MAX) + 1) + 2 * (longest / BodyState.count) + Int(TILTBOX_FORMAT_SLACK)
     let out = UnsafeMutablePointer<CChar>.allocate(capacity: capacity)
     defer { out.deallocate() }
     var times: [Double] = []
@@ -201,7 +192,7 @@ func benchNumbers(n: Int, steps: Int, repeats: Int) throws -> (doubles: Int, byt
         bytes = 0
         let start = nowNanoseconds()
         for record in collector.records {
-            bytes += record.withUnsafeBufferPointer { tiltbox_format_states($0.baseAddress!, $0.count, 6, out) }
+            bytes += record.withUnsafeBufferPointer { tiltbox_format_states($0.baseAddress!, $0.count, BodyState.count, out) }
         }
         times.append(Double(nowNanoseconds() - start) / Double(doubles))
     }

@@ -26,10 +26,8 @@ do {
     let tilt = try TiltFile.load(path: tiltPath, g: scenario.world.gravity.length)
     let track = LoopingGravityTrack(base: tilt.track, period: max(tilt.endTime, scenario.timestep.dt))
     let stepsPerMinute = Int((60 * scenario.timestep.hz).rounded())
-    let simulation = Simulation(scenario: scenario, track: track, totalSteps: stepsPerMinute * minutes,
-                                every: stepsPerMinute)
     final class MinuteReport: RecordSink {
-        let world: World
+        var world: World?
         var baseline: (peak: Int, pool: Int, heap: Int)?
         var worstHeapGrowthBeyondPool = Int.min
         var worstGrowth = 0.0
@@ -38,14 +36,13 @@ do {
         var atHalf: (peak: Int, pool: Int)?
         var final = (peak: 0, pool: 0)
         let halfMinute: Int
-        init(world: World, totalMinutes: Int) {
-            self.world = world
+        init(totalMinutes: Int) {
             halfMinute = max(totalMinutes / 2, 1)
         }
         func record(step: Int, time: Double, gravity: Vec2, states: UnsafeBufferPointer<Double>) throws {
             precondition(states.allSatisfy(\.isFinite) && gravity.isFinite, "a non-finite state reached a record")
             let peak = ProcessMemory.peakResidentKiB ?? 0
-            let pool = world.enginePoolBytes / 1024
+            let pool = (world?.enginePoolBytes ?? 0) / 1024
             let heap = ProcessMemory.residentAnonymousKiB ?? 0
             if step > 0 {
                 minutes += 1
@@ -65,15 +62,18 @@ do {
             }
         }
     }
-    let report = MinuteReport(world: simulation.world, totalMinutes: minutes)
-    simulation.addSink(report)
+    let report = MinuteReport(totalMinutes: minutes)
+    let session = RunSession(scenario: scenario, track: track, totalSteps: stepsPerMinute * minutes,
+                             every: stepsPerMinute, sinks: [report])
+    report.world = session.world
     var clock = SteadyClock(hz: 60)
     let started = RealTimeClock.now()
     InterruptSignal.install()
-    let outcome = try simulation.run(clock: &clock, shouldStop: { InterruptSignal.isRaised })
+    let outcome = try session.run(clock: &clock, shouldStop: { InterruptSignal.isRaised })
+    let summary = try session.finish()
     let wall = RealTimeClock.now() - started
     print(String(format: "soak: %@ after %d simulated minutes (%d steps) in %.1f s wall; worst peak-RSS growth after minute 1: %.3f%% (%.3f%% beyond chipmunk's pools)",
-                 "\(outcome)", report.minutes, simulation.stepper.stepCount, wall, report.worstGrowth * 100,
+                 "\(outcome)", report.minutes, summary.steps, wall, report.worstGrowth * 100,
                  report.worstGrowthBeyondPool * 100))
     if outcome == .interrupted { exit(InterruptSignal.exitStatus) } // 130 after Ctrl-C, 143 after SIGTERM
     guard outcome == .complete else { print("soak: FAILED: the run did not complete"); exit(1) }

@@ -16,11 +16,11 @@ struct HeadlessRun {
         do {
             summary = try ScenarioRunner.run(
                 scenario: scenario, track: track, options: options, tracePath: tracePath, tiltName: tiltName, source: source,
-                progress: { simulation in
-                    progress.update(step: simulation.stepper.stepCount, of: simulation.totalSteps,
-                                    simulatedTime: simulation.stepper.simulatedTime, now: RealTimeClock.now())
+                progress: { session in
+                    progress.update(step: session.stepCount, of: session.totalSteps,
+                                    simulatedTime: session.simulatedTime, now: RealTimeClock.now())
                 })
-        } catch let error as ScenarioRunner.Failure {
+        } catch let error as RunFailure {
             try? progress.clear()
             if let writeError = error.writeError { throw writeError }
             try Console.error("tiltbox: \(error)")

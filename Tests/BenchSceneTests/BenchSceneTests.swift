@@ -28,7 +28,7 @@ import Tiltbox
     @Test func tiltboxAndTheCLoopEndIn120StepsWithTheSameStateHash() throws {
         let n = 100, steps = 120
         let scenario = BenchmarkPile.scenario(n: n)
-        let simulation = Simulation(scenario: scenario, track: ConstantGravity(scenario.world.gravity), totalSteps: steps)
+        let simulation = RunSession(scenario: scenario, track: ConstantGravity(scenario.world.gravity), totalSteps: steps)
         var clock = SteadyClock(hz: 60)
         #expect(try simulation.run(clock: &clock, shouldStop: { false }) == .complete)
         let swiftHash = simulation.withCurrentStates { states in
@@ -57,7 +57,7 @@ import Tiltbox
         #expect(!BenchmarkPile.scenarioJSON(n: n).contains("collisionSlop"), "the file sets no space setting")
         let scenario = try ScenarioLoader.load(path: file)
         #expect(SpaceSettings.effective(for: scenario.world) == SpaceSettings.chipmunkDefaults)
-        let simulation = Simulation(scenario: scenario, track: ConstantGravity(scenario.world.gravity), totalSteps: steps)
+        let simulation = RunSession(scenario: scenario, track: ConstantGravity(scenario.world.gravity), totalSteps: steps)
         var clock = SteadyClock(hz: 60)
         #expect(try simulation.run(clock: &clock, shouldStop: { false }) == .complete)
         let swiftHash = simulation.withCurrentStates { states in

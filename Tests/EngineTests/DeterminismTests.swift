@@ -46,10 +46,9 @@ import Tiltbox
     }
 
     /// Runs `scenario` to the end on `profile`'s clock; returns the records and the simulation.
-    static func collect(_ scenario: Scenario, frames profile: FrameProfile) throws -> ([RecordCollector.Record], Simulation) {
-        let simulation = Simulation(scenario: scenario, track: try track(for: scenario))
+    static func collect(_ scenario: Scenario, frames profile: FrameProfile) throws -> ([RecordCollector.Record], RunSession) {
         let collector = RecordCollector()
-        simulation.addSink(collector)
+        let simulation = RunSession(scenario: scenario, track: try track(for: scenario), sinks: [collector])
         var clock = profile.makeClock()
         let outcome = try simulation.run(clock: &clock)
         #expect(outcome == .complete, "\(scenario.name) on \(profile): \(outcome)")
@@ -88,7 +87,7 @@ import Tiltbox
         let scenario = try ScenarioLoader.load(path: Self.scenarioPath(name))
         let (reference, steady) = try Self.collect(scenario, frames: .steady(hz: 60))
         #expect(reference.count == scenario.totalSteps + 1)
-        #expect(steady.stepper.droppedSteps == 0)
+        #expect(steady.droppedSteps == 0)
         let profiles: [FrameProfile] = [.steady(hz: 30), .jitter(hz: 60, seed: 7), .stall(hz: 60, at: 1, seconds: 0.5)]
         for profile in profiles {
             let (records, simulation) = try Self.collect(scenario, frames: profile)
@@ -98,9 +97,9 @@ import Tiltbox
             }
             if case .stall = profile {
                 // 0.5 s at 120 Hz owes 60 steps; the frame may take 8, so about 52 are dropped.
-                let dropped = simulation.stepper.droppedSteps
+                let dropped = simulation.droppedSteps
                 #expect((51...53).contains(dropped), "\(name) stall dropped \(dropped) steps")
-                #expect(simulation.stepper.droppedTime > 0.4)
+                #expect(simulation.droppedTime > 0.4)
             }
         }
     }

@@ -5,7 +5,7 @@ import Testing
 /// aborts the whole process on a failed assertion. These scenes sit at the limits.
 @Suite struct ScenarioEngineTests {
     /// Steps `world` up to `steps` times, stopping at the first divergence as the stepper does.
-    func run(_ scenario: Scenario, steps: Int) -> (steps: Int, diverged: Divergence?) {
+    func run(_ scenario: Scenario, steps: Int) -> (steps: Int, diverged: WorldDivergence?) {
         let world = World(scenario: scenario)
         var buffer = [Double](repeating: 0, count: world.crates.count * 6)
         for step in 0..<steps {

@@ -21,16 +21,14 @@ import Testing
     func recordedTiltReplaysBitForBit(orientation: Orientation) throws {
         let scenario = Self.scenario()
         let live = LiveTiltTrack(initialGravity: scenario.world.gravity, orientation: orientation, g: 980)
-        let simulation = Simulation(scenario: scenario, track: live)
         let collector = Collector()
-        simulation.addSink(collector)
-        try simulation.start()
+        let simulation = RunSession(scenario: scenario, track: live, sinks: [collector])
         // Frames of 1/60 s with turns at a few frame boundaries, as the live view does them.
         let script: [Int: Int] = [10: 1, 11: 1, 30: -3, 31: 2, 90: 5, 91: -1, 150: -4]
         var frame = 0
         while simulation.outcome == nil {
             if let turn = script[frame] {
-                live.turn(by: turn, at: simulation.time(ofStep: simulation.stepper.stepCount + 1))
+                simulation.scheduleGravityChange { live.turn(by: turn, at: $0) }
             }
             try simulation.advance(frameDuration: 1.0 / 60)
             frame += 1
@@ -40,9 +38,8 @@ import Testing
         try live.csv(comment: "test").write(toFile: csvPath, atomically: true, encoding: .utf8)
 
         let loaded = try TiltFile.load(path: csvPath, orientation: orientation, g: 980)
-        let replay = Simulation(scenario: scenario, track: loaded.track)
         let replayed = Collector()
-        replay.addSink(replayed)
+        let replay = RunSession(scenario: scenario, track: loaded.track, sinks: [replayed])
         var clock = JitterClock(hz: 50, seed: 3) // different frames, same physics
         _ = try replay.run(clock: &clock)
         #expect(collector.lines.count == 361)

@@ -56,7 +56,7 @@ public final class Crate {
         return CrateState(position: Vec2(f.0, f.1), angle: f.2, velocity: Vec2(f.3, f.4), angularVelocity: f.5)
     }
 
-    /// Writes the six trace fields (`x, y, angle, vx, vy, w`) to `out[0..<6]`.
+    /// Writes the state, laid out as `BodyState` says, to `out[0..<BodyState.count]`.
     func writeState(to out: UnsafeMutablePointer<Double>) {
         tiltbox_body_state(body, out)
     }

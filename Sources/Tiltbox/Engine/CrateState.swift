@@ -1,6 +1,6 @@
 /// A snapshot of one crate's state: pose and velocities, in world units, radians and seconds.
 ///
-/// The six values are the six trace fields in their trace order:
+/// Its values are the trace fields in `BodyState` order:
 /// `x`, `y`, `angle`, `vx`, `vy`, `w`.
 public struct CrateState: Hashable, Sendable {
     public var position: Vec2
@@ -15,8 +15,8 @@ public struct CrateState: Hashable, Sendable {
         self.angularVelocity = angularVelocity
     }
 
-    /// The names of the six fields, in trace order.
-    public static let fieldNames = ["x", "y", "angle", "vx", "vy", "w"]
+    /// The names of the fields, in trace order (`BodyState.fieldNames`).
+    public static var fieldNames: [String] { BodyState.fieldNames }
 
     /// The six fields in trace order.
     public var fields: [Double] {
@@ -25,7 +25,7 @@ public struct CrateState: Hashable, Sendable {
 
     /// Builds a state from six values in trace order (`x, y, angle, vx, vy, w`).
     public init(fields f: some Collection<Double>) {
-        precondition(f.count == 6, "a crate state has six fields")
+        precondition(f.count == BodyState.count, "a crate state has \(BodyState.count) fields")
         var i = f.startIndex
         func next() -> Double { defer { i = f.index(after: i) }; return f[i] }
         let x = next(), y = next(), a = next(), vx = next(), vy = next(), w = next()

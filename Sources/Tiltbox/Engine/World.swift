@@ -80,27 +80,27 @@ public final class World {
     /// Every crate's state, in crate order.
     public var states: [CrateState] { crates.map(\.state) }
 
-    /// Writes the six trace fields of every crate, in crate order, into `buffer`
-    /// (which must hold `6 × crates.count` doubles). The step loop uses this to read
+    /// Writes every crate's state, laid out as `BodyState` says, in crate order, into
+    /// `buffer` (which must hold `BodyState.count × crates.count` doubles). The step loop uses this to read
     /// all states without allocating.
     public func readStates(into buffer: UnsafeMutableBufferPointer<Double>) {
-        precondition(buffer.count >= crates.count * 6)
+        precondition(buffer.count >= crates.count * BodyState.count)
         guard var out = buffer.baseAddress else { return }
         for crate in crates {
             crate.writeState(to: out)
-            out += 6
+            out += BodyState.count
         }
     }
 
     /// The first crate whose state is non-finite or beyond `divergenceLimit`, reading
     /// the fields laid out by `readStates(into:)`.
-    public func firstDivergence(in buffer: UnsafeBufferPointer<Double>) -> Divergence? {
+    public func firstDivergence(in buffer: UnsafeBufferPointer<Double>) -> WorldDivergence? {
         for index in 0..<crates.count {
-            for field in 0..<6 {
-                let value = buffer[index * 6 + field]
+            for field in 0..<BodyState.count {
+                let value = buffer[index * BodyState.count + field]
                 if !value.isFinite || abs(value) > World.divergenceLimit {
-                    return Divergence(crateIndex: index, crateID: crates[index].id,
-                                      field: CrateState.fieldNames[field], value: value)
+                    return WorldDivergence(crateIndex: index, crateID: crates[index].id,
+                                      field: BodyState.fieldNames[field], value: value)
                 }
             }
         }
@@ -109,7 +109,7 @@ public final class World {
 }
 
 /// Where a world first left the finite, representable range.
-public struct Divergence: Sendable, Equatable, CustomStringConvertible {
+public struct WorldDivergence: Sendable, Equatable, CustomStringConvertible {
     public var crateIndex: Int
     public var crateID: String
     public var field: String

@@ -1,13 +1,7 @@
 /// `run --summary-json FILE`: the run summary as one JSON object, for scripts and CI.
 extension RunSummary {
     /// The kind of end, as a trace's end line names it: `complete`, `interrupted` or `error`.
-    public var endKind: String {
-        switch outcome {
-        case .complete: return "complete"
-        case .interrupted: return "interrupted"
-        case .diverged: return "error"
-        }
-    }
+    public var endKind: String { outcome.endKind.rawValue }
 
     /// The summary as a JSON object (one line, newline-terminated), numbers exact
     /// (shortest round-trip):

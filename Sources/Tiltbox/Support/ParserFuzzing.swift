@@ -40,10 +40,7 @@ public enum ParserFuzzing {
             if scenario.crates.count <= maxCratesToStep {
                 // Run the accepted scenario for a few steps, gravity and all, exactly
                 // as `tiltbox run` would: nothing may reach an engine assertion.
-                let simulation = Simulation(scenario: scenario, track: ConstantGravity(scenario.world.gravity),
-                                            totalSteps: min(stepsToTake, scenario.totalSteps))
-                var clock = SteadyClock(hz: scenario.timestep.hz)
-                _ = try? simulation.run(clock: &clock)
+                run(scenario, track: ConstantGravity(scenario.world.gravity), steps: min(stepsToTake, scenario.totalSteps))
             }
             return true
         case .tiltCSV, .phyphox:
@@ -115,10 +112,7 @@ public enum ParserFuzzing {
         if let loaded {
             step(scenario, loaded, steps: min(stepsToTake, scenario.totalSteps))
         } else {
-            let simulation = Simulation(scenario: scenario, track: ConstantGravity(scenario.world.gravity),
-                                        totalSteps: min(stepsToTake, scenario.totalSteps))
-            var clock = SteadyClock(hz: scenario.timestep.hz)
-            _ = try? simulation.run(clock: &clock)
+            run(scenario, track: ConstantGravity(scenario.world.gravity), steps: min(stepsToTake, scenario.totalSteps))
         }
         return true
     }
@@ -128,9 +122,15 @@ public enum ParserFuzzing {
     private static func step(_ scenario: Scenario, _ loaded: LoadedTilt, steps: Int) {
         let track = SpanTrack(track: loaded.track, start: loaded.startTime, end: loaded.endTime,
                               stepSeconds: scenario.timestep.dt, steps: max(steps, 1))
-        let simulation = Simulation(scenario: scenario, track: track, totalSteps: max(steps, 1))
+        run(scenario, track: track, steps: max(steps, 1))
+    }
+
+    /// Runs a session as `tiltbox run` does (frames of the scenario's own rate), to its end.
+    private static func run(_ scenario: Scenario, track: any GravityTrack, steps: Int) {
+        let session = RunSession(scenario: scenario, track: track, totalSteps: steps)
         var clock = SteadyClock(hz: scenario.timestep.hz)
-        _ = try? simulation.run(clock: &clock)
+        _ = try? session.run(clock: &clock)
+        _ = try? session.finish()
     }
 
     /// A track replayed so that `steps` physics steps cover all of `start...end`.
@@ -199,7 +199,7 @@ public enum ParserFuzzing {
     /// exactly the size the formatter documents, and checks every number against
     /// `NumberFormat.shortest`. A mismatch traps; an out-of-bounds byte is AddressSanitizer's.
     private static func formatNumbers(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let perBody = 6
+        let perBody = BodyState.count
         var values: [Double] = []
         var offset = 0
         while offset + 8 <= bytes.count {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Hands records from the stepping loop to a writer thread through a small ring of
 /// preallocated slots, so formatting overlaps the next physics step.
@@ -6,12 +7,16 @@ import Foundation
 /// The loop copies a record's states into a free slot and goes on; it waits only when
 /// every slot is still being formatted. The writer thread takes slots in order, so the
 /// trace and its digest are exactly what writing inline would give.
+///
+/// The pipeline owns the encoder behind a `Mutex`: the writer thread and the owner
+/// (through `withEncoder`) can only reach it under the lock. The slot ring is guarded by
+/// `condition`, which the type system cannot see, hence `@unchecked Sendable` here only.
 final class RecordPipeline: @unchecked Sendable {
     /// Slots in the ring: enough to ride out a slow write, few enough to stay small
     /// (4 × 6 doubles × bodies).
     static let depth = 4
 
-    private let encoder: TraceEncoder
+    private let encoder: Mutex<TraceEncoder>
     private let values: Int
     private let storage: UnsafeMutableBufferPointer<Double>
     private var steps = [Int](repeating: 0, count: depth)
@@ -25,8 +30,8 @@ final class RecordPipeline: @unchecked Sendable {
     private var stopped = false
     private var failure: TraceWriteError?
 
-    init(encoder: TraceEncoder, valuesPerRecord: Int) {
-        self.encoder = encoder
+    init(encoder: sending TraceEncoder, valuesPerRecord: Int) {
+        self.encoder = Mutex(encoder)
         values = valuesPerRecord
         storage = .allocate(capacity: max(valuesPerRecord, 1) * Self.depth)
         let thread = Thread { [self] in run() }
@@ -55,8 +60,13 @@ final class RecordPipeline: @unchecked Sendable {
         condition.broadcast()
     }
 
-    /// Waits until every queued record is formatted; the encoder is then the caller's
-    /// until the next `submit`.
+    /// Runs `body` with the encoder, under its lock. Call `drain()` first to see every
+    /// record submitted so far.
+    func withEncoder<R: Sendable, E: Error>(_ body: (TraceEncoder) throws(E) -> R) throws(E) -> R {
+        try encoder.withLock { (encoder) throws(E) -> R in try body(encoder) }
+    }
+
+    /// Waits until every queued record is formatted.
     func drain() {
         condition.lock()
         while (count > 0 || busy) && !stopped { condition.wait() }
@@ -80,9 +90,12 @@ final class RecordPipeline: @unchecked Sendable {
             let slot = first
             busy = true
             condition.unlock()
-            let states = UnsafeBufferPointer(start: storage.baseAddress! + slot * values, count: values)
-            encoder.appendRecord(step: steps[slot], t: times[slot], gravity: gravities[slot], states: states)
-            let error = encoder.failure
+            let record = SlotRecord(step: steps[slot], t: times[slot], gravity: gravities[slot],
+                                    states: UnsafeBufferPointer(start: storage.baseAddress! + slot * values, count: values))
+            let error = encoder.withLock { encoder in
+                encoder.appendRecord(step: record.step, t: record.t, gravity: record.gravity, states: record.states)
+                return encoder.failure
+            }
             condition.lock()
             busy = false
             if let error, failure == nil { failure = error }
@@ -94,4 +107,14 @@ final class RecordPipeline: @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
     }
+}
+
+/// One queued record as the writer thread hands it to the encoder. Its `states` point
+/// into the ring slot the thread owns while `busy` (the ring's protocol, guarded by
+/// `condition`), so handing them across the lock is safe.
+private struct SlotRecord: @unchecked Sendable {
+    var step: Int
+    var t: Double
+    var gravity: Vec2
+    var states: UnsafeBufferPointer<Double>
 }

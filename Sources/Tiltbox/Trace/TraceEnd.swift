@@ -1,25 +1,20 @@
+/// The three ways a run, and so its trace, ends: the value of the end line's `end` key.
+/// A trace being written (`TraceEnd`), a trace read back (`TraceEndLine`) and a run's
+/// outcome (`RunOutcome.endKind`) all name their end with it.
+public enum TraceEndKind: String, Hashable, Sendable {
+    case complete
+    case interrupted
+    case error
+}
+
 /// How a trace ended, for its last line: the kind and the run's totals.
 ///
 /// `interrupted` is for Ctrl-C and SIGTERM (the trace is flushed and closed with this
 /// line); `error` carries the reason the simulation stopped, such as a non-finite state.
 public struct TraceEnd: Hashable, Sendable {
-    /// The three ways a trace ends (`"end"` in the end line).
-    public enum Kind: Hashable, Sendable {
-        case complete
-        case interrupted
-        case error(message: String)
-
-        /// The value of the end line's `end` key.
-        public var name: String {
-            switch self {
-            case .complete: return "complete"
-            case .interrupted: return "interrupted"
-            case .error: return "error"
-            }
-        }
-    }
-
-    public var kind: Kind
+    public var kind: TraceEndKind
+    /// The reason, for an `error` end (written as the end line's `message`).
+    public var message: String?
     /// Physics steps taken.
     public var steps: Int
     /// Simulated time in seconds (`steps · dt`).
@@ -27,8 +22,9 @@ public struct TraceEnd: Hashable, Sendable {
     /// Frame time in seconds that the step cap discarded (the accumulator's losses).
     public var droppedTime: Double
 
-    public init(_ kind: Kind, steps: Int, simTime: Double, droppedTime: Double) {
+    public init(_ kind: TraceEndKind, message: String? = nil, steps: Int, simTime: Double, droppedTime: Double) {
         self.kind = kind
+        self.message = message
         self.steps = steps
         self.simTime = simTime
         self.droppedTime = droppedTime
@@ -46,6 +42,6 @@ public struct TraceEnd: Hashable, Sendable {
 
     /// A run stopped by an error, with a one-line reason.
     public static func error(_ message: String, steps: Int, simTime: Double, droppedTime: Double) -> TraceEnd {
-        TraceEnd(.error(message: message), steps: steps, simTime: simTime, droppedTime: droppedTime)
+        TraceEnd(.error, message: message, steps: steps, simTime: simTime, droppedTime: droppedTime)
     }
 }

@@ -1,12 +1,8 @@
 /// A trace's end line as read back: how the run ended, its totals and the digest the
 /// writer computed.
 public struct TraceEndLine: Hashable, Sendable {
-    /// The value of the `end` key.
-    public enum Kind: String, Hashable, Sendable {
-        case complete
-        case interrupted
-        case error
-    }
+    /// The value of the `end` key (the one end enum, `TraceEndKind`).
+    public typealias Kind = TraceEndKind
 
     public var kind: Kind
     /// Physics steps taken.

@@ -82,7 +82,7 @@ public struct TraceHeader: Hashable, Sendable {
         spatialIndex: String,
         dt: Double,
         every: Int,
-        fields: [String] = CrateState.fieldNames,
+        fields: [String] = BodyState.fieldNames,
         bodies: [String],
         worldSize: Vec2? = nil,
         segments: [Segment]? = nil,

@@ -7,7 +7,7 @@ public struct TraceRecord: Hashable, Sendable {
     /// The gravity in effect, in units/s².
     public var gravity: Vec2
     /// Every body's fields, flat, in header order: `fields.count` values per body
-    /// (`x, y, angle, vx, vy, w` for the standard fields).
+    /// (`BodyState`'s `x, y, angle, vx, vy, w` for the standard fields).
     /// Empty in a hash trace's records, which carry `hash` instead.
     public var states: [Double]
     /// A hash trace's `h`: the FNV-1a 64 of the record's gravity and states (the bytes
@@ -29,11 +29,11 @@ public struct TraceRecord: Hashable, Sendable {
         return TraceDigest.ofRecord(gravity: gravity, states: states).value
     }
 
-    /// Body `index`'s state, when records hold the six standard fields.
+    /// Body `index`'s state, when records hold the standard fields (`BodyState`).
     public func crateState(at index: Int) -> CrateState {
-        let start = index * 6
-        precondition(start >= 0 && start + 6 <= states.count, "body \(index) is not in this record")
-        return CrateState(fields: states[start..<(start + 6)])
+        let start = index * BodyState.count
+        precondition(start >= 0 && start + BodyState.count <= states.count, "body \(index) is not in this record")
+        return CrateState(fields: states[start..<(start + BodyState.count)])
     }
 }
 

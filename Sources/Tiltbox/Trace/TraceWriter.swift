@@ -37,7 +37,6 @@ public final class TraceWriter {
     public let flushThreshold: Int
 
     private var file: TraceFile
-    private let encoder: TraceEncoder
     private let pipeline: RecordPipeline
     private var finished = false
 
@@ -56,13 +55,14 @@ public final class TraceWriter {
         self.path = path
         self.flushThreshold = max(1, flushThreshold)
         file = try TraceFile.open(path)
-        encoder = TraceEncoder(header: header, path: path, fd: file.fd, canCutBack: file.ownsDescriptor,
-                               flushThreshold: self.flushThreshold)
+        let encoder = TraceEncoder(header: header, path: path, fd: file.fd, canCutBack: file.ownsDescriptor,
+                                   flushThreshold: self.flushThreshold)
         encoder.appendHeader()
         if let failure = encoder.failure {
             file.discard()
             throw failure
         }
+        // From here on the pipeline owns the encoder: it is reached only under its lock.
         pipeline = RecordPipeline(encoder: encoder, valuesPerRecord: header.valuesPerRecord)
     }
 
@@ -71,7 +71,8 @@ public final class TraceWriter {
         // whole lines behind, with no end line, where the trace was to be.
         pipeline.stop()
         if !finished {
-            if encoder.failure == nil, (try? encoder.flush()) != nil {
+            let flushed = pipeline.withEncoder { encoder in encoder.failure == nil && (try? encoder.flush()) != nil }
+            if flushed {
                 _ = file.publish()
             } else {
                 file.discard()
@@ -88,20 +89,20 @@ public final class TraceWriter {
     /// The digest of the records written so far, as a value. Waits for the writer thread.
     public var digestValue: TraceDigest {
         pipeline.drain()
-        return encoder.digest
+        return pipeline.withEncoder { $0.digest }
     }
 
     /// The length of the trace so far in bytes, counting lines still in the buffer;
     /// after `finish` it is the size of the file. Waits for the writer thread.
     public var bytesWritten: Int {
         pipeline.drain()
-        return encoder.flushedBytes + encoder.buffer.count
+        return pipeline.withEncoder { $0.flushedBytes + $0.buffer.count }
     }
 
     /// Records written so far.
     public var recordCount: Int {
         pipeline.drain()
-        return encoder.recordCount
+        return pipeline.withEncoder { $0.recordCount }
     }
 
     // MARK: - Writing
@@ -153,19 +154,18 @@ public final class TraceWriter {
         precondition(!finished, "TraceWriter: finish called twice")
         finished = true
         pipeline.stop()
-        if let failure = encoder.failure {
-            file.discard()
-            throw failure
-        }
-        encoder.appendEnd(end)
         do {
-            try encoder.flush()
+            try pipeline.withEncoder { (encoder) throws(TraceWriteError) in
+                if let failure = encoder.failure { throw failure }
+                encoder.appendEnd(end)
+                try encoder.flush()
+            }
         } catch {
             file.discard()
             throw error
         }
         if let error = file.publish() {
-            encoder.failure = error
+            pipeline.withEncoder { $0.failure = error }
             throw error
         }
     }
@@ -174,14 +174,14 @@ public final class TraceWriter {
     /// so a reader following the file sees whole records). Never writes part of a line.
     public func flush() throws(TraceWriteError) {
         pipeline.drain()
-        try encoder.flush()
+        try pipeline.withEncoder { (encoder) throws(TraceWriteError) in try encoder.flush() }
     }
 }
 
 /// Formats a trace's lines into one reusable byte buffer, keeps the digest and hands whole
-/// buffers to the file descriptor. Driven by one thread at a time: the writer thread while
-/// records flow, the owner once the pipeline has drained or stopped.
-final class TraceEncoder: @unchecked Sendable {
+/// buffers to the file descriptor. Not `Sendable`: the `RecordPipeline` owns it behind a
+/// `Mutex`, so the writer thread and the owner can only reach it under that lock.
+final class TraceEncoder {
     let header: TraceHeader
     let path: String
     let fd: Int32
@@ -233,7 +233,7 @@ final class TraceEncoder: @unchecked Sendable {
 
     func appendEnd(_ end: TraceEnd) {
         buffer.append("{\"end\":")
-        buffer.append(string: end.kind.name)
+        buffer.append(string: end.kind.rawValue)
         buffer.append(",\"steps\":")
         buffer.append(integer: end.steps)
         buffer.append(",\"simTime\":")
@@ -242,7 +242,7 @@ final class TraceEncoder: @unchecked Sendable {
         buffer.append(number: end.droppedTime)
         buffer.append(",\"digest\":")
         buffer.append(string: digest.text)
-        if case .error(let message) = end.kind {
+        if end.kind == .error, let message = end.message {
             buffer.append(",\"message\":")
             buffer.append(string: message)
         }

@@ -38,8 +38,8 @@ public struct LiveResult: Sendable {
     public var quitByKey: Bool
 }
 
-/// The full-screen terminal view: paces frames at `fps`, feeds each measured frame to
-/// the fixed stepper, draws the crates interpolated between the last two steps, and
+/// The full-screen terminal view: drives a `RunSession` from the display clock (frames
+/// paced at `fps`, each measured frame fed to the session) and draws the crates interpolated between the last two steps, and
 /// answers keys (q/Esc quit, space pause, r restart, arrows tilt when interactive).
 public final class LiveView {
     private let scenario: Scenario
@@ -48,15 +48,12 @@ public final class LiveView {
     private let terminal: Terminal
     private let rasterizer: SceneRasterizer
 
-    private var simulation: Simulation
+    private var session: RunSession
     private var liveTrack: LiveTiltTrack?
-    private var writer: TraceWriter?
-    private var sink: RecordingSink
     private var hud = HUD()
     private var paused = false
     private var canvas = BrailleCanvas(columns: 0, rows: 0)
     private var blended: [Double] = []
-    private var wallStart = RealTimeClock.now()
 
     /// - Parameter makeTrack: builds the scenario's gravity track (called again on restart);
     ///   unused in interactive mode, where the keys steer gravity.
@@ -67,14 +64,16 @@ public final class LiveView {
         self.terminal = terminal
         self.makeTrack = makeTrack
         self.rasterizer = SceneRasterizer(scenario: scenario, colour: options.colour)
-        (simulation, liveTrack, writer, sink) = try LiveView.makeRun(scenario: scenario, options: options, makeTrack: makeTrack)
+        (session, liveTrack) = try LiveView.makeSession(scenario: scenario, options: options, makeTrack: makeTrack)
         hud.dt = scenario.timestep.dt
         hud.interactive = options.interactive
         hud.colour = options.colour
     }
 
-    private static func makeRun(scenario: Scenario, options: LiveViewOptions, makeTrack: () throws -> any GravityTrack)
-        throws -> (Simulation, LiveTiltTrack?, TraceWriter?, RecordingSink)
+    /// The session for one run (the first, or a restart): the scenario's track, or a
+    /// live one steered by the keys in interactive mode.
+    private static func makeSession(scenario: Scenario, options: LiveViewOptions, makeTrack: () throws -> any GravityTrack)
+        throws -> (RunSession, LiveTiltTrack?)
     {
         var live: LiveTiltTrack?
         let track: any GravityTrack
@@ -85,20 +84,13 @@ public final class LiveView {
         } else {
             track = try makeTrack()
         }
-        let simulation = Simulation(scenario: scenario, track: track, totalSteps: options.totalSteps, every: options.every)
-        var writer: TraceWriter?
-        if let path = options.tracePath {
-            let header = TraceHeader(scenario: scenario, every: options.every,
-                                     duration: simulation.time(ofStep: simulation.totalSteps),
-                                     tilt: options.interactive ? "live" : nil,
-                                     space: simulation.world.spaceSettings,
-                                     source: options.interactive ? nil : options.traceSource?.relativized(toTrace: path))
-            writer = try TraceWriter(path: path, header: header)
+        guard let path = options.tracePath else {
+            return (RunSession(scenario: scenario, track: track, totalSteps: options.totalSteps, every: options.every), live)
         }
-        let sink = RecordingSink(writer: writer)
-        simulation.addSink(sink)
-        try simulation.start()
-        return (simulation, live, writer, sink)
+        let trace = RunSession.TraceOutput(path: path, tilt: options.interactive ? "live" : nil,
+                                           source: options.interactive ? nil : options.traceSource)
+        return (try RunSession(scenario: scenario, track: track, totalSteps: options.totalSteps, every: options.every,
+                               trace: trace), live)
     }
 
     /// Runs until q/Esc, Ctrl-C (or SIGTERM), or the end with `exitAtEnd`. The terminal is
@@ -114,7 +106,6 @@ public final class LiveView {
         var quitByKey = false
         var clear = true
         var lastFrameStart = RealTimeClock.now()
-        wallStart = lastFrameStart
         loop: while terminalFailure == nil {
             let frame = clock.nextFrameDuration()
             if InterruptSignal.isRaised { break }
@@ -138,9 +129,15 @@ public final class LiveView {
             }
             if terminal.takeResize() { clear = true }
             var steps = 0
-            if !paused && simulation.outcome == nil {
+            if !paused && session.outcome == nil {
                 let t0 = RealTimeClock.now()
-                steps = try simulation.advance(frameDuration: frame, shouldStop: { InterruptSignal.isRaised }).steps
+                do {
+                    steps = try session.advance(frameDuration: frame, shouldStop: { InterruptSignal.isRaised }).steps
+                } catch {
+                    // A trace write failed: close what can be closed, report the write.
+                    _ = try? session.finish()
+                    throw error
+                }
                 let physics = RealTimeClock.now() - t0
                 if steps > 0 {
                     let perStep = physics / Double(steps)
@@ -159,8 +156,8 @@ public final class LiveView {
                 break loop
             }
             clear = false
-            if options.exitAtEnd, simulation.outcome != nil { break }
-            if case .diverged = simulation.outcome { break }
+            if options.exitAtEnd, session.outcome != nil { break }
+            if case .diverged = session.outcome { break }
         }
         let result = try finish(quitByKey: quitByKey)
         if let terminalFailure { throw terminalFailure }
@@ -169,20 +166,14 @@ public final class LiveView {
 
     private func tilt(by steps: Int) {
         guard let liveTrack else { return }
-        // Records up to the current step have already been taken with the old gravity,
-        // so the change applies from the next step time on; a replay sees the same.
-        let t = simulation.time(ofStep: simulation.stepper.stepCount + 1)
-        liveTrack.turn(by: steps, at: t)
+        session.scheduleGravityChange { liveTrack.turn(by: steps, at: $0) }
     }
 
     private func restart() throws {
-        if let writer {
-            let s = simulation.stepper
-            try? writer.finish(.interrupted(steps: s.stepCount, simTime: s.simulatedTime, droppedTime: s.droppedTime))
-        }
-        (simulation, liveTrack, writer, sink) = try LiveView.makeRun(scenario: scenario, options: options, makeTrack: makeTrack)
+        session.interrupt()
+        _ = try? session.finish()
+        (session, liveTrack) = try LiveView.makeSession(scenario: scenario, options: options, makeTrack: makeTrack)
         paused = false
-        wallStart = RealTimeClock.now()
     }
 
     private func draw(clear: Bool) throws(DescriptorWriteError) {
@@ -193,49 +184,31 @@ public final class LiveView {
         } else {
             canvas.clear()
         }
-        let alpha = simulation.stepper.alpha
-        simulation.withCurrentStates { current in
-            simulation.withPreviousStates { previous in
+        let alpha = session.alpha
+        session.withCurrentStates { current in
+            session.withPreviousStates { previous in
                 if blended.count != current.count { blended = [Double](repeating: 0, count: current.count) }
                 blended.withUnsafeMutableBufferPointer { out in
                     StateInterpolation.blend(previous: previous, current: current,
-                                             alpha: simulation.outcome == nil ? alpha : 1, into: out)
+                                             alpha: session.outcome == nil ? alpha : 1, into: out)
                 }
             }
         }
         blended.withUnsafeBufferPointer { rasterizer.draw(into: &canvas, states: $0) }
-        hud.simulatedTime = simulation.stepper.simulatedTime
-        hud.droppedTime = simulation.stepper.droppedTime
-        hud.gravity = simulation.world.gravity
+        hud.simulatedTime = session.simulatedTime
+        hud.droppedTime = session.droppedTime
+        hud.gravity = session.gravity
         hud.paused = paused
-        hud.finished = simulation.outcome != nil
+        hud.finished = session.outcome != nil
         try terminal.write(FrameComposer.compose(canvas: canvas, hud: hud.render(width: size.columns),
                                              terminalRows: size.rows, clear: clear))
     }
 
     private func finish(quitByKey: Bool) throws -> LiveResult {
-        if quitByKey && options.quitCompletes { try simulation.concludeAtCurrentStep() }
-        if simulation.outcome == nil { simulation.interrupt() }
-        let outcome = simulation.outcome ?? .interrupted
-        let s = simulation.stepper
-        let steps: Int
-        if case .diverged(let step, _) = outcome { steps = step } else { steps = s.stepCount }
-        let simTime = simulation.time(ofStep: steps)
-        var summary = RunSummary(outcome: outcome, steps: steps, totalSteps: simulation.totalSteps,
-                                 simulatedTime: simTime, droppedTime: s.droppedTime, frames: s.frameCount,
-                                 records: sink.records, wallTime: RealTimeClock.now() - wallStart,
-                                 digest: sink.digest.text, traceBytes: nil)
-        if let writer {
-            let end: TraceEnd
-            switch outcome {
-            case .complete: end = .complete(steps: steps, simTime: simTime, droppedTime: s.droppedTime)
-            case .interrupted: end = .interrupted(steps: steps, simTime: simTime, droppedTime: s.droppedTime)
-            case .diverged(let step, let divergence):
-                end = .error("step \(step): \(divergence)", steps: steps, simTime: simTime, droppedTime: s.droppedTime)
-            }
-            try writer.finish(end)
-            summary.traceBytes = writer.bytesWritten
-        }
-        return LiveResult(outcome: outcome, summary: summary, liveTrack: liveTrack, quitByKey: quitByKey)
+        // A write that fails here is reported by `finish`, which closes the trace.
+        if quitByKey && options.quitCompletes { try? session.concludeAtCurrentStep() }
+        let summary: RunSummary
+        do { summary = try session.finish() } catch { throw error.writeError ?? error }
+        return LiveResult(outcome: summary.outcome, summary: summary, liveTrack: liveTrack, quitByKey: quitByKey)
     }
 }

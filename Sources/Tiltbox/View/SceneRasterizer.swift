@@ -34,17 +34,18 @@ public struct SceneRasterizer: Sendable {
         }
     }
 
-    /// Draws everything. `states` holds six values per crate (`x, y, angle, ...`), as in traces.
+    /// Draws everything. `states` holds `BodyState.count` values per crate, as in traces.
     public func draw(into canvas: inout BrailleCanvas, states: UnsafeBufferPointer<Double>) {
         let viewport = Viewport(worldSize: worldSize, dotWidth: canvas.dotWidth, dotHeight: canvas.dotHeight)
         for segment in segments {
             let a = viewport.dot(segment.from), b = viewport.dot(segment.to)
             canvas.line(x0: a.x, y0: a.y, x1: b.x, y1: b.y)
         }
-        let count = min(crateSizes.count, states.count / 6)
+        let count = min(crateSizes.count, states.count / BodyState.count)
         for i in 0..<count {
-            let position = Vec2(states[i * 6], states[i * 6 + 1])
-            let corners = Self.corners(position: position, size: crateSizes[i], angle: states[i * 6 + 2])
+            let base = i * BodyState.count
+            let position = Vec2(states[base + BodyState.x], states[base + BodyState.y])
+            let corners = Self.corners(position: position, size: crateSizes[i], angle: states[base + BodyState.angle])
             let colour = self.colour ? Self.crateColours[i % Self.crateColours.count] : 0
             for k in 0..<4 {
                 let a = viewport.dot(corners[k]), b = viewport.dot(corners[(k + 1) % 4])

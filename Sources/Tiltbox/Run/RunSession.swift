@@ -1,0 +1,354 @@
+/// Receives the body states a run records (step 0, every `every`-th step and the last),
+/// then the run's end, exactly once.
+///
+/// The trace writer's recording sink, the digest, the bench's collectors and the soak's
+/// memory report are sinks; they only read what they are given and never reach back
+/// into the world.
+public protocol RecordSink: AnyObject {
+    /// One record: the state after `step` steps, at simulated time `time = step·dt`,
+    /// with `gravity` the value the session applied for step `step` (see `RunSession`'s
+    /// gravity rule). `states` holds `BodyState.count` doubles per crate in trace order
+    /// and is only valid during the call.
+    func record(step: Int, time: Double, gravity: Vec2, states: UnsafeBufferPointer<Double>) throws
+
+    /// The run ended as `end` says. `RunSession.finish()` calls it once per sink, after
+    /// the last record, whatever ended the run (complete, interrupted, diverged, a write failure).
+    func finish(end: TraceEnd) throws
+}
+
+extension RecordSink {
+    /// Sinks with nothing to close need not implement `finish(end:)`.
+    public func finish(end: TraceEnd) throws {}
+}
+
+/// A failure that ended a run after its sinks were finished (or could not be).
+public struct RunFailure: Error, Sendable, CustomStringConvertible {
+    /// The run's summary, when the run itself ended and only closing the trace failed.
+    public var summary: RunSummary?
+    public var message: String
+    /// The trace write that failed, when that is what ended the run (so a caller can
+    /// tell a closed pipe, `EPIPE`, from a full disk).
+    public var writeError: TraceWriteError?
+    public var description: String { message }
+}
+
+/// One scenario run from set-up to its end: a `World` advanced by a fixed-step
+/// accumulator, gravity taken from a `GravityTrack`, records pushed to sinks, and every
+/// sink's end written exactly once by `finish()`.
+///
+/// Every way of running uses it: `ScenarioRunner` drives it from a frame clock, the
+/// live view from the display clock, the bench, the soak and the fuzz targets directly.
+/// The run is a pure function of the scenario and the track: the frame clock only
+/// groups steps into frames, so any clock gives the same records.
+///
+/// **The gravity rule.** Physics step `n` (from state `n` to state `n + 1`) runs under
+/// the track's value at `t = n·dt`. That value is evaluated once, applied to the world
+/// when state `n` is reached (at set-up for `n = 0`), and is the `g` of record `n` and
+/// the `gravity` a view shows there. So a record's `g` is the gravity the step after it
+/// uses; a live change scheduled with `scheduleGravityChange` takes effect from the
+/// first step whose gravity is not yet applied.
+public final class RunSession {
+    /// Where and how to write the run's trace.
+    public struct TraceOutput: Sendable {
+        /// The trace's path, `-` for standard output.
+        public var path: String
+        /// The tilt name for the header (`live` for an interactive run).
+        public var tilt: String?
+        /// What the run was made from, with paths as given (written relative to the trace's folder).
+        public var source: TraceHeader.Source?
+        /// Write each record's hash instead of its states (`run --hashes`, a compact golden).
+        public var hashes: Bool
+
+        public init(path: String, tilt: String? = nil, source: TraceHeader.Source? = nil, hashes: Bool = false) {
+            self.path = path
+            self.tilt = tilt
+            self.source = source
+            self.hashes = hashes
+        }
+    }
+
+    public let scenario: Scenario
+    public let world: World
+    public let track: any GravityTrack
+    /// Steps the run takes in all (`scenario.totalSteps` unless overridden).
+    public let totalSteps: Int
+    /// Record every `every`-th step (and step 0 and the last).
+    public let every: Int
+    /// The step length in seconds.
+    public let dt: Double
+
+    private var stepper: FixedStepper
+    private let recording: RecordingSink
+    private var sinks: [any RecordSink]
+    private var states: [Double]
+    private var previousStates: [Double]
+    private var appliedGravity: Vec2
+    private var ended: RunOutcome?
+    private var writeFailure: (any Error)?
+    private var started = false
+    private var startedAt = 0.0
+    private var result: Result<RunSummary, RunFailure>?
+
+    /// A session without a trace (the digest is still computed).
+    ///
+    /// - Parameters:
+    ///   - totalSteps: overrides `scenario.totalSteps` (the CLI's `--duration`).
+    ///   - every: record interval in steps, ≥ 1.
+    ///   - sinks: further sinks, given every record after the recording one.
+    public init(scenario: Scenario, track: any GravityTrack, totalSteps: Int? = nil, every: Int = 1,
+                sinks: [any RecordSink] = []) {
+        precondition(every >= 1)
+        self.scenario = scenario
+        self.track = track
+        let world = World(scenario: scenario)
+        self.world = world
+        self.stepper = FixedStepper(dt: scenario.timestep.dt, maxStepsPerFrame: scenario.timestep.maxStepsPerFrame)
+        self.totalSteps = totalSteps ?? scenario.totalSteps
+        self.every = every
+        self.dt = scenario.timestep.dt
+        recording = RecordingSink(writer: nil)
+        self.sinks = [recording] + sinks
+        appliedGravity = .zero
+        var initial = [Double](repeating: 0, count: world.crates.count * BodyState.count)
+        initial.withUnsafeMutableBufferPointer { world.readStates(into: $0) }
+        states = initial
+        previousStates = initial
+        applyGravity(forStep: 0)
+    }
+
+    /// A session writing its trace to `trace.path` (header from the scenario, the world's
+    /// space settings and `trace`'s tilt and source).
+    ///
+    /// - Throws: `TraceWriteError` when the trace cannot be created.
+    public convenience init(scenario: Scenario, track: any GravityTrack, totalSteps: Int? = nil, every: Int = 1,
+                            trace: TraceOutput, sinks: [any RecordSink] = []) throws {
+        self.init(scenario: scenario, track: track, totalSteps: totalSteps, every: every, sinks: sinks)
+        var header = TraceHeader(scenario: scenario, every: every, duration: time(ofStep: self.totalSteps),
+                                 tilt: trace.tilt, space: world.spaceSettings,
+                                 source: trace.source?.relativized(toTrace: trace.path))
+        if trace.hashes { header.records = .hashes }
+        recording.writer = try TraceWriter(path: trace.path, header: header)
+    }
+
+    // MARK: - What callers read
+
+    /// Simulated time of step `n`, computed as `n·dt` (never by summing, so it is exact and repeatable).
+    public func time(ofStep n: Int) -> Double { Double(n) * dt }
+
+    /// Steps taken so far.
+    public var stepCount: Int { stepper.stepCount }
+    /// `stepCount · dt`.
+    public var simulatedTime: Double { stepper.simulatedTime }
+    /// Frame time the step cap discarded, in seconds.
+    public var droppedTime: Double { stepper.droppedTime }
+    /// Steps the step cap discarded.
+    public var droppedSteps: Int { stepper.droppedSteps }
+    /// Frames fed so far.
+    public var frameCount: Int { stepper.frameCount }
+    /// How far past the last step the frames have run, in steps (0..<1), for interpolating renderers.
+    public var alpha: Double { stepper.alpha }
+    /// The gravity applied for the next step: the `g` of the record at `stepCount`.
+    public var gravity: Vec2 { appliedGravity }
+    /// True once the run has ended (complete, diverged, interrupted); `outcome` says how.
+    public var outcome: RunOutcome? { ended }
+
+    /// The current states, `BodyState.count` per crate in trace order.
+    public func withCurrentStates<R>(_ body: (UnsafeBufferPointer<Double>) throws -> R) rethrows -> R {
+        try states.withUnsafeBufferPointer(body)
+    }
+
+    /// The states before the last step, for renderers interpolating with `alpha`.
+    public func withPreviousStates<R>(_ body: (UnsafeBufferPointer<Double>) throws -> R) rethrows -> R {
+        try previousStates.withUnsafeBufferPointer(body)
+    }
+
+    // MARK: - Driving
+
+    /// Changes the track from the first step whose gravity is not yet applied on:
+    /// `change` gets that step's time. A live input turns its track this way, so the run,
+    /// its records and a replay of the trace all see the change at the same step.
+    public func scheduleGravityChange(_ change: (_ fromTime: Double) -> Void) {
+        change(time(ofStep: stepper.stepCount + 1))
+    }
+
+    /// Feeds one frame of `frameDuration` seconds: takes the fixed steps it pays for
+    /// (capped), records where due, and stops at the last step or at a divergence.
+    /// Records step 0 first, on the first call.
+    ///
+    /// - Throws: a sink's error (a trace write that failed); `finish()` then closes the sinks.
+    @discardableResult
+    public func advance(frameDuration: Double, shouldStop: () -> Bool = { false }) throws -> FixedStepper.FrameReport {
+        try start()
+        guard ended == nil else { return FixedStepper.FrameReport(steps: 0, droppedSteps: 0) }
+        let remaining = totalSteps - stepper.stepCount
+        var report = FixedStepper.FrameReport(steps: 0, droppedSteps: 0)
+        do {
+            report = try stepper.advance(frameDuration: frameDuration, limit: remaining) { n in
+                if shouldStop() { throw StopSignal.stop }
+                try physicsStep(n)
+            }
+        } catch StopSignal.stop {
+            if ended == nil { ended = .interrupted }
+        } catch {
+            writeFailure = error
+            throw error
+        }
+        if ended == nil && stepper.stepCount >= totalSteps { ended = .complete }
+        return report
+    }
+
+    /// Runs to the end on `clock`, checking `shouldStop` between steps.
+    public func run(clock: inout some FrameClock, shouldStop: () -> Bool = { false },
+                    onFrame: (RunSession) -> Void = { _ in }) throws -> RunOutcome {
+        try start()
+        while ended == nil {
+            if shouldStop() { ended = .interrupted; break }
+            try advance(frameDuration: clock.nextFrameDuration(), shouldStop: shouldStop)
+            onFrame(self)
+        }
+        return ended ?? .complete
+    }
+
+    /// Ends the run as `complete` at the step reached, as if the run had been asked for
+    /// exactly that many steps: records the step reached unless it is already recorded
+    /// (step 0 and every `every`-th step are), so the trace ends where a replay with that
+    /// duration ends. `tiltbox record` does this when the user quits with `q`.
+    /// A no-op once the run has ended.
+    public func concludeAtCurrentStep() throws {
+        try start()
+        guard ended == nil else { return }
+        let reached = stepper.stepCount
+        if reached > 0 && reached % every != 0 {
+            do { try emit(step: reached) } catch { writeFailure = error; throw error }
+        }
+        ended = .complete
+    }
+
+    /// Marks the run as interrupted (for loops driven from outside, like the live view).
+    public func interrupt() {
+        if ended == nil { ended = .interrupted }
+    }
+
+    /// Ends the run: gives every sink its end exactly once (an unfinished run ends as
+    /// `interrupted`, a failed write as `error`) and returns the summary. Calling it again
+    /// returns the same summary (or throws the same failure) without touching the sinks.
+    ///
+    /// - Throws: `RunFailure` when a write failed during the run (`summary` is nil) or
+    ///   when closing a sink failed (`summary` is the run's).
+    public func finish() throws(RunFailure) -> RunSummary {
+        if let result { return try result.get() }
+        if writeFailure == nil {
+            do { try start() } catch { writeFailure = error }
+        }
+        let outcome = ended ?? .interrupted
+        ended = outcome
+        let steps: Int
+        if case .diverged(let step, _) = outcome { steps = step } else { steps = stepper.stepCount }
+        let simTime = time(ofStep: steps)
+        if let failure = writeFailure {
+            let end = TraceEnd.error("trace write failed: \(failure)", steps: stepper.stepCount,
+                                     simTime: stepper.simulatedTime, droppedTime: stepper.droppedTime)
+            // The trace is broken already: close what can be closed so it ends in a whole line.
+            for sink in sinks { try? sink.finish(end: end) }
+            let failed = RunFailure(summary: nil, message: "\(failure)", writeError: failure as? TraceWriteError)
+            result = .failure(failed)
+            throw failed
+        }
+        var summary = RunSummary(
+            outcome: outcome, steps: steps, totalSteps: totalSteps, simulatedTime: simTime,
+            droppedTime: stepper.droppedTime, frames: stepper.frameCount, records: recording.records,
+            wallTime: RealTimeClock.now() - startedAt, digest: recording.digest.text, traceBytes: nil)
+        let end = TraceEnd(outcome: outcome, steps: steps, simTime: simTime, droppedTime: stepper.droppedTime)
+        var closeFailure: (any Error)?
+        for sink in sinks {
+            do { try sink.finish(end: end) } catch { closeFailure = closeFailure ?? error }
+        }
+        if let writer = recording.writer {
+            summary.traceBytes = writer.bytesWritten
+            // The writer thread's last records belong to the run's cost.
+            summary.wallTime = RealTimeClock.now() - startedAt
+        }
+        if let closeFailure {
+            let failed = RunFailure(summary: summary, message: "\(closeFailure)", writeError: closeFailure as? TraceWriteError)
+            result = .failure(failed)
+            throw failed
+        }
+        result = .success(summary)
+        return summary
+    }
+
+    // MARK: - Stepping
+
+    private enum StopSignal: Error { case stop }
+
+    /// Records step 0 (the state before any step), once.
+    private func start() throws {
+        guard !started else { return }
+        started = true
+        startedAt = RealTimeClock.now()
+        do { try emit(step: 0) } catch { writeFailure = error; throw error }
+    }
+
+    /// Evaluates the track for step `n` and applies it: the one place gravity is taken
+    /// from the track (see the gravity rule above).
+    private func applyGravity(forStep n: Int) {
+        appliedGravity = track.gravity(at: time(ofStep: n))
+        world.setGravity(appliedGravity)
+    }
+
+    private func physicsStep(_ n: Int) throws {
+        world.step(dt: dt)
+        swap(&states, &previousStates)
+        let divergence = states.withUnsafeMutableBufferPointer { buffer -> WorldDivergence? in
+            world.readStates(into: buffer)
+            return world.firstDivergence(in: UnsafeBufferPointer(buffer))
+        }
+        let reached = n + 1
+        if let divergence {
+            ended = .diverged(step: reached, divergence: divergence)
+            throw StopSignal.stop
+        }
+        applyGravity(forStep: reached)
+        if reached % every == 0 || reached == totalSteps {
+            try emit(step: reached)
+        }
+    }
+
+    private func emit(step: Int) throws {
+        let t = time(ofStep: step)
+        let g = appliedGravity
+        try states.withUnsafeBufferPointer { buffer in
+            for sink in sinks {
+                try sink.record(step: step, time: t, gravity: g, states: buffer)
+            }
+        }
+    }
+}
+
+/// Forwards records to the trace writer (when there is one) or keeps the digest itself,
+/// so a run without a trace still reports the digest its trace would have.
+final class RecordingSink: RecordSink {
+    var writer: TraceWriter?
+    private var ownDigest = TraceDigest()
+    private(set) var records = 0
+
+    init(writer: TraceWriter?) {
+        self.writer = writer
+    }
+
+    /// The digest of the records so far (the writer's, waiting for its thread, when there is one).
+    var digest: TraceDigest { writer?.digestValue ?? ownDigest }
+
+    func record(step: Int, time: Double, gravity: Vec2, states: UnsafeBufferPointer<Double>) throws {
+        records += 1
+        if let writer {
+            try writer.writeRecord(step: step, t: time, gravity: gravity, states: states)
+        } else {
+            ownDigest.addRecord(gravity: gravity, states: states)
+        }
+    }
+
+    func finish(end: TraceEnd) throws {
+        try writer?.finish(end)
+    }
+}

@@ -1,5 +1,5 @@
 /// One scenario override, `--set PATH=JSON`: a value put into the parsed scenario
-/// before the loader validates it (FORMATS.md §3 `source.overrides`).
+/// before the loader validates it (docs/formats.md §3 `source.overrides`).
 ///
 /// `PATH` is a field path as error messages write it: keys separated by dots, each
 /// optionally followed by `[N]` (an array element, which must exist) or `[*]` (every

@@ -37,7 +37,7 @@ public struct TraceRecord: Hashable, Sendable {
     }
 }
 
-/// What a trace's records carry (the header's `records` key, FORMATS.md §3).
+/// What a trace's records carry (the header's `records` key, docs/formats.md §3).
 public enum TraceRecordForm: String, Hashable, Sendable, CaseIterable {
     /// Every body's fields (`"s"`), the default when the header has no `records` key.
     case states

@@ -26,7 +26,7 @@ import Testing
         #expect(run.status == 0, "\(run.summary)")
         #expect(run.stderr.contains("10000 pairs of crates overlap"), "run warns too: \(run.summary)")
         #expect(run.peakMiB < 400, "\(run.summary)")
-        #expect(run.seconds < 120, "\(run.summary)")
+        #expect(run.seconds < ResourceBoundTests.hangGuard, "\(run.summary)")
     }
 
     @Test func tenThousandAndOneOverlappingPairsAreRefused() throws {

@@ -5,6 +5,11 @@ import Testing
 /// peak memory (`wait4`) and wall time asserted under a bound. The bounds are generous
 /// for a debug build on a busy machine; the figures before the fix are in the comments.
 @Suite(.serialized) struct ResourceBoundTests {
+    /// Wall time is not what these tests measure (a debug build on a busy machine says
+    /// little about speed; docs/reliability.md gives the release binary's times): this
+    /// bound only stops a case that hangs. Memory, the point of these caps, is asserted.
+    static let hangGuard = 600.0
+
     static let cap = 64 << 20   // the tilt input cap, 64 MiB
 
     /// Writes `count` bytes made of `head` and then `filler` repeated.
@@ -26,7 +31,7 @@ import Testing
         #expect(run.status == 2, "\(run.summary)")
         #expect(run.stderr.hasPrefix(path + ":1:") && run.stderr.contains("more than 1024 cells"), "\(run.summary)")
         #expect(run.peakMiB < 400, "\(run.summary)")
-        #expect(run.seconds < 60, "\(run.summary)")
+        #expect(run.seconds < ResourceBoundTests.hangGuard, "\(run.summary)")
     }
 
     @Test func sixtyFourMebibytesOfValidRowsCostASmallMultipleOfTheInput() throws {
@@ -45,7 +50,7 @@ import Testing
         #expect(run.status == 0, "\(run.summary)")
         #expect(run.stdout.contains("\(i) samples"), "\(run.summary) \(run.stdout)")
         #expect(run.peakMiB < 700, "\(run.summary)")
-        #expect(run.seconds < 120, "\(run.summary)")
+        #expect(run.seconds < ResourceBoundTests.hangGuard, "\(run.summary)")
     }
 
     @Test func aSmallZipInflatingToSixtyFourMebibytesOfNewlinesIsReadInBoundedMemory() throws {
@@ -72,7 +77,7 @@ import Testing
         #expect(run.status == 2, "\(run.summary)")
         #expect(run.stderr.contains("no data rows"), "\(run.summary)")
         #expect(run.peakMiB < 400, "\(run.summary)")
-        #expect(run.seconds < 60, "\(run.summary)")
+        #expect(run.seconds < ResourceBoundTests.hangGuard, "\(run.summary)")
     }
 
     static func referenceTrace(_ directory: TemporaryDirectory) throws -> String {
@@ -157,7 +162,7 @@ import Testing
         let edge = try directory.write("edge.json", Self.hashScenario(crates: 4))   // 3 928 324 cells
         let run = try MeasuredRun.run(["run", edge, "--view", "none"], in: directory)
         #expect(run.status == 0, "\(run.summary)")
-        #expect(run.peakMiB < 400 && run.seconds < 120, "\(run.summary)")
+        #expect(run.peakMiB < 400 && run.seconds < ResourceBoundTests.hangGuard, "\(run.summary)")
         let over = try directory.write("over.json", Self.hashScenario(crates: 5))   // 4 910 405 cells
         let refused = try MeasuredRun.run(["run", over, "--view", "none"], in: directory)
         #expect(refused.status == 2, "\(refused.summary)")
@@ -188,7 +193,7 @@ import Testing
             """)
         let run = try MeasuredRun.run(["run", path, "--view", "none"], in: directory)
         #expect(run.status == 0, "\(run.summary)")
-        #expect(run.peakMiB < 1500 && run.seconds < 300, "\(run.summary)")
+        #expect(run.peakMiB < 1500 && run.seconds < ResourceBoundTests.hangGuard, "\(run.summary)")
         let over = try directory.write("over.json", """
             {"format":"tiltbox-scenario/1","world":{"size":[20000,20000]},
              "grids":[{"origin":[100,100],"columns":400,"rows":250,"spacing":[40,40]}],"crates":[{"id":"one","position":[5,5]}]}
@@ -214,7 +219,7 @@ import Testing
                                       bytes: 16 << 20)
         let run = try MeasuredRun.run(["validate", path], in: directory)
         #expect(run.status == 2 && run.stderr.contains("unknown key"), "\(run.summary)")
-        #expect(run.peakMiB < 1000 && run.seconds < 120, "\(run.summary)")
+        #expect(run.peakMiB < 1000 && run.seconds < ResourceBoundTests.hangGuard, "\(run.summary)")
     }
 
     @Test func aKeyframesFileOverSixteenMebibytesIsRefusedBeforeParsing() throws {

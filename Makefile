@@ -131,7 +131,7 @@ sanitize: test-deps
 # dropped. Any definitely-lost block fails. Debian's valgrind 3.19 cannot read the DWARF 5
 # debug info Swift 6 emits by default, so these builds (their own folder) ask for DWARF 4.
 VALGRIND_BUILD = $(SWIFT) build --scratch-path .build-valgrind -Xswiftc -dwarf-version=4 -Xcc -gdwarf-4 -Xcxx -gdwarf-4
-VALGRIND = valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1
+VALGRIND = valgrind --suppressions=scripts/valgrind.supp --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1
 leakcheck: deps
 	@command -v valgrind >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(APT_INSTALL) valgrind; }
 	$(VALGRIND_BUILD) --product tiltbox

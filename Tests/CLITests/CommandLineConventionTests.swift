@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Tiltbox
+@testable import Tiltbox
 
 #if canImport(Glibc)
 import Glibc

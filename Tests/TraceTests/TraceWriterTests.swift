@@ -1,5 +1,5 @@
 import Testing
-import Tiltbox
+@testable import Tiltbox
 
 @Test func headerLineMatchesTheFormatsExample() {
     let header = TraceHeader(scenario: "crate-stack", spatialIndex: "bbtree", dt: 1.0 / 120, every: 1,

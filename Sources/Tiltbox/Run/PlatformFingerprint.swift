@@ -29,16 +29,12 @@ extension TraceHeader.Platform {
     private static var libcVersion: String {
         // confstr(_CS_GNU_LIBC_VERSION) gives "glibc 2.36", as gnu_get_libc_version's
         // number (which needs _GNU_SOURCE) with the library's name.
-        #if canImport(Glibc)
         let name = Int32(_CS_GNU_LIBC_VERSION)
         let size = confstr(name, nil, 0)
         guard size > 0 else { return "unknown" }
         var buffer = [CChar](repeating: 0, count: size)
         _ = confstr(name, &buffer, size)
         return String(cString: buffer)
-        #else
-        return "unknown"
-        #endif
     }
 
     /// arm64 always has fused multiply-add; on x86-64 the kernel lists the CPUID `fma`

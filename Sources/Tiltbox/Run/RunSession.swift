@@ -59,6 +59,7 @@ public final class RunSession {
         /// Write each record's hash instead of its states (`run --hashes`, a compact golden).
         public var hashes: Bool
 
+        /// Where to write (`path`) and what the header says about the tilt and the source.
         public init(path: String, tilt: String? = nil, source: TraceHeader.Source? = nil, hashes: Bool = false) {
             self.path = path
             self.tilt = tilt
@@ -67,8 +68,11 @@ public final class RunSession {
         }
     }
 
+    /// The scenario the session runs.
     public let scenario: Scenario
+    /// The world built from `scenario`; read its states between steps.
     public let world: World
+    /// The gravity input, evaluated once per step.
     public let track: any GravityTrack
     /// Steps the run takes in all (`scenario.totalSteps` unless overridden).
     public let totalSteps: Int
@@ -92,6 +96,8 @@ public final class RunSession {
     /// A session without a trace (the digest is still computed).
     ///
     /// - Parameters:
+    ///   - scenario: the scenario to build the world from.
+    ///   - track: the gravity input, evaluated once per step.
     ///   - totalSteps: overrides `scenario.totalSteps` (the CLI's `--duration`).
     ///   - every: record interval in steps, ≥ 1.
     ///   - sinks: further sinks, given every record after the recording one.
@@ -119,6 +125,13 @@ public final class RunSession {
     /// A session writing its trace to `trace.path` (header from the scenario, the world's
     /// space settings and `trace`'s tilt and source).
     ///
+    /// - Parameters:
+    ///   - scenario: the scenario to build the world from.
+    ///   - track: the gravity input, evaluated once per step.
+    ///   - totalSteps: overrides `scenario.totalSteps` (the CLI's `--duration`).
+    ///   - every: record interval in steps, ≥ 1.
+    ///   - trace: where to write the trace and what its header records.
+    ///   - sinks: further sinks, given every record after the recording one.
     /// - Throws: `TraceWriteError` when the trace cannot be created.
     public convenience init(scenario: Scenario, track: any GravityTrack, totalSteps: Int? = nil, every: Int = 1,
                             trace: TraceOutput, sinks: [any RecordSink] = []) throws {

@@ -6,7 +6,11 @@ public enum ScenarioRunner {
     /// Runs `scenario` under `track`.
     ///
     /// - Parameters:
+    ///   - scenario: the scenario to run.
+    ///   - track: the gravity input, evaluated once per step.
+    ///   - options: steps, record interval, frame clock and header hashes.
     ///   - tracePath: where to write the trace (`-` for standard output), or `nil` for none.
+    ///   - tiltName: the tilt file's name for the trace header, or `nil`.
     ///   - source: what the run was made from, for the trace header, with paths as given
     ///     (they are written relative to the trace's folder).
     ///   - shouldStop: polled between steps; `true` ends the run as `interrupted`.

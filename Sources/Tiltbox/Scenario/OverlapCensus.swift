@@ -12,32 +12,32 @@
 /// half a million. Narrow phase: the separating-axis test of two rotated boxes; for a
 /// crate and a segment, the segment against the crate's box widened by the segment's
 /// radius. Touching is not overlapping: crates stacked edge to edge are fine.
-public struct OverlapCensus: Sendable {
+struct OverlapCensus: Sendable {
     /// One pair found, by index into `scenario.crates` (and `scenario.allSegments`).
-    public struct CratePair: Sendable, Equatable {
-        public var first: Int
-        public var second: Int
+    struct CratePair: Sendable, Equatable {
+        var first: Int
+        var second: Int
     }
-    public struct WallContact: Sendable, Equatable {
-        public var crate: Int
-        public var segment: Int
+    struct WallContact: Sendable, Equatable {
+        var crate: Int
+        var segment: Int
     }
 
     /// Crate pairs that overlap, counted up to `stopAfter + 1`.
-    public private(set) var cratePairs = 0
+    private(set) var cratePairs = 0
     /// Crate–segment pairs that overlap (not counted past the stop).
-    public private(set) var wallContacts = 0
+    private(set) var wallContacts = 0
     /// True when the count stopped early: there are more than `stopAfter` crate pairs.
-    public private(set) var stoppedEarly = false
+    private(set) var stoppedEarly = false
     /// The first few pairs found (at most `examplesKept` of each kind), for messages.
-    public private(set) var cratePairExamples: [CratePair] = []
-    public private(set) var wallContactExamples: [WallContact] = []
+    private(set) var cratePairExamples: [CratePair] = []
+    private(set) var wallContactExamples: [WallContact] = []
 
     static let examplesKept = 3
 
     /// Counts the overlaps of `scenario` at t = 0.
     /// - Parameter stopAfter: stop once more than this many crate pairs are found.
-    public init(scenario: Scenario, stopAfter: Int) {
+    init(scenario: Scenario, stopAfter: Int) {
         let segments = scenario.allSegments
         var items: [Item] = []
         items.reserveCapacity(scenario.crates.count + segments.count)

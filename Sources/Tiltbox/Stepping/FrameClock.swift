@@ -123,7 +123,7 @@ public struct RealTimeClock: FrameClock {
 
 /// SplitMix64 (Steele, Lea and Flood), written out so frame jitter never depends on a
 /// library's random number generator.
-public struct SplitMix64: Sendable {
+struct SplitMix64: Sendable {
     private var state: UInt64
 
     public init(seed: UInt64) { state = seed }

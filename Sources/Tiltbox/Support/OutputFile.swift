@@ -25,9 +25,12 @@ public struct OutputFileError: Error, Sendable, Equatable, CustomStringConvertib
 public enum OutputFile {
     /// Writes `bytes` to `path`.
     ///
-    /// - Parameter shouldPublish: asked once the bytes are written, before the rename; when
-    ///   it says no (the command was interrupted), the temporary file is removed, the path
-    ///   keeps what it held, and `write` returns `false`.
+    /// - Parameters:
+    ///   - bytes: the whole content of the file.
+    ///   - path: where the file is put (`-` is a file named `-`, not standard output).
+    ///   - shouldPublish: asked once the bytes are written, before the rename; when
+    ///     it says no (the command was interrupted), the temporary file is removed, the path
+    ///     keeps what it held, and `write` returns `false`.
     /// - Returns: `true` when the file was put in place.
     /// - Throws: `OutputFileError`; the temporary file is removed and the path left as it was.
     @discardableResult

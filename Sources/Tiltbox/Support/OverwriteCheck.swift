@@ -21,17 +21,22 @@ public struct OverwriteCheck: Sendable {
     private var inputs: [(identity: FileIdentity, path: String, role: String)] = []
     private var outputs: [(identity: FileIdentity, path: String, role: String)] = []
 
+    /// A check that has noted no file yet.
     public init() {}
 
     /// Notes a file the command reads (`nil`, `-` or a path that does not exist are ignored).
-    /// - Parameter role: how messages name it: `the scenario`, `the tilt file`.
+    /// - Parameters:
+    ///   - path: the input's path as given.
+    ///   - role: how messages name it: `the scenario`, `the tilt file`.
     public mutating func input(_ path: String?, as role: String) {
         guard let path, path != "-", let identity = FileIdentity(existing: path) else { return }
         inputs.append((identity, path, role))
     }
 
     /// Checks a file the command will write, then notes it.
-    /// - Parameter role: how messages name it: `--trace`, `--html`.
+    /// - Parameters:
+    ///   - path: the output's path as given.
+    ///   - role: how messages name it: `--trace`, `--html`.
     /// - Throws: `InputError` naming the output when it is the same file as a noted input
     ///   or output; the command line exits 2 and nothing has been written.
     public mutating func output(_ path: String?, as role: String) throws(InputError) {

@@ -9,7 +9,7 @@ import Darwin
 ///
 /// Written out here because Foundation on Linux has no CryptoKit. Feed bytes with
 /// `update` in any pieces, then read `hexDigest` once (64 lowercase hex digits).
-public struct SHA256: Sendable {
+struct SHA256: Sendable {
     private var state: [UInt32] = [
         0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
     ]
@@ -27,12 +27,12 @@ public struct SHA256: Sendable {
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ]
 
-    public init() {
+    init() {
         block.reserveCapacity(64)
     }
 
     /// Adds `bytes` to the message.
-    public mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+    mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         for byte in bytes {
             block.append(byte)
             length &+= 1
@@ -45,7 +45,7 @@ public struct SHA256: Sendable {
 
     /// The digest of everything added, as 64 lowercase hex digits. Finishes the message
     /// (padding and length), so call it once.
-    public mutating func hexDigest() -> String {
+    mutating func hexDigest() -> String {
         let bitLength = length &* 8
         block.append(0x80)
         if block.count > 56 {
@@ -67,7 +67,7 @@ public struct SHA256: Sendable {
     }
 
     /// The SHA-256 of `bytes`, in hex.
-    public static func hex<Bytes: Sequence>(of bytes: Bytes) -> String where Bytes.Element == UInt8 {
+    static func hex<Bytes: Sequence>(of bytes: Bytes) -> String where Bytes.Element == UInt8 {
         var hash = SHA256()
         hash.update(bytes)
         return hash.hexDigest()
@@ -75,7 +75,7 @@ public struct SHA256: Sendable {
 
     /// The SHA-256 of the file at `path`, in hex, or `nil` when it cannot be read as a
     /// regular file.
-    public static func hex(ofFileAt path: String) -> String? {
+    static func hex(ofFileAt path: String) -> String? {
         var fd: Int32
         repeat { fd = open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
         guard fd >= 0 else { return nil }

@@ -8,11 +8,7 @@ import Darwin
 /// Handlers here only store into an atomic that a loop polls.
 func installSignalHandler(_ signals: [Int32], _ handler: @convention(c) (Int32) -> Void) {
     var action = sigaction()
-    #if canImport(Glibc)
-    action.__sigaction_handler.sa_handler = handler
-    #else
-    action.__sigaction_u.__sa_handler = handler
-    #endif
+    action.__sigaction_handler.sa_handler = handler  // glibc's layout: Tiltbox runs on Linux
     sigemptyset(&action.sa_mask)
     action.sa_flags = 0
     for signal in signals { sigaction(signal, &action, nil) }

@@ -20,7 +20,9 @@ import Darwin
 /// at a time, with the same checks and messages (`diff` and `verify` use it).
 public enum TraceReader {
     /// Reads and validates the trace at `path`.
-    /// - Parameter verifyDigest: check the end line's digest against the records.
+    /// - Parameters:
+    ///   - path: the trace file.
+    ///   - verifyDigest: check the end line's digest against the records.
     /// - Throws: `InputError` naming the file and, for content problems, the line.
     public static func read(path: String, verifyDigest: Bool = true) throws(InputError) -> Trace {
         try collect(TraceStream(path: path, verifyDigest: verifyDigest))

@@ -3,18 +3,18 @@
 /// Dot (0, 0) is the top-left dot of the top-left cell; x grows right, y grows down.
 /// Each cell also remembers a colour (the last one drawn into it), so crates can be
 /// tinted with ANSI colours.
-public struct BrailleCanvas: Sendable, Equatable {
+struct BrailleCanvas: Sendable, Equatable {
     /// Width and height in character cells.
-    public let columns: Int
-    public let rows: Int
+    let columns: Int
+    let rows: Int
     private var bits: [UInt8]
     private var colours: [UInt8]
 
     /// Width and height in dots.
-    public var dotWidth: Int { columns * 2 }
-    public var dotHeight: Int { rows * 4 }
+    var dotWidth: Int { columns * 2 }
+    var dotHeight: Int { rows * 4 }
 
-    public init(columns: Int, rows: Int) {
+    init(columns: Int, rows: Int) {
         precondition(columns >= 0 && rows >= 0)
         self.columns = columns
         self.rows = rows
@@ -27,7 +27,7 @@ public struct BrailleCanvas: Sendable, Equatable {
     private static let dotBits: [[UInt8]] = [[0x01, 0x08], [0x02, 0x10], [0x04, 0x20], [0x40, 0x80]]
 
     /// Lights the dot at (x, y); dots outside the canvas are ignored (clipping).
-    public mutating func set(x: Int, y: Int, colour: UInt8 = 0) {
+    mutating func set(x: Int, y: Int, colour: UInt8 = 0) {
         guard x >= 0, y >= 0, x < dotWidth, y < dotHeight else { return }
         let cell = (y >> 2) * columns + (x >> 1)
         bits[cell] |= Self.dotBits[y & 3][x & 1]
@@ -35,13 +35,13 @@ public struct BrailleCanvas: Sendable, Equatable {
     }
 
     /// Whether the dot at (x, y) is lit.
-    public func isSet(x: Int, y: Int) -> Bool {
+    func isSet(x: Int, y: Int) -> Bool {
         guard x >= 0, y >= 0, x < dotWidth, y < dotHeight else { return false }
         return bits[(y >> 2) * columns + (x >> 1)] & Self.dotBits[y & 3][x & 1] != 0
     }
 
     /// Draws a line between two dots with Bresenham's algorithm (both ends included).
-    public mutating func line(x0: Int, y0: Int, x1: Int, y1: Int, colour: UInt8 = 0) {
+    mutating func line(x0: Int, y0: Int, x1: Int, y1: Int, colour: UInt8 = 0) {
         var x = x0, y = y0
         let dx = abs(x1 - x0), dy = -abs(y1 - y0)
         let sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1
@@ -59,20 +59,20 @@ public struct BrailleCanvas: Sendable, Equatable {
     }
 
     /// The braille character of a cell (U+2800 when empty).
-    public func character(column: Int, row: Int) -> Character {
+    func character(column: Int, row: Int) -> Character {
         Character(Unicode.Scalar(0x2800 + UInt32(bits[row * columns + column]))!)
     }
 
     /// The colour of a cell (0 when none).
-    public func colour(column: Int, row: Int) -> UInt8 { colours[row * columns + column] }
+    func colour(column: Int, row: Int) -> UInt8 { colours[row * columns + column] }
 
     /// The canvas as plain text, one line per row (for tests and non-colour output).
-    public var text: String {
+    var text: String {
         (0..<rows).map { r in String((0..<columns).map { character(column: $0, row: r) }) }.joined(separator: "\n")
     }
 
     /// Clears every dot and colour, keeping the size.
-    public mutating func clear() {
+    mutating func clear() {
         for i in bits.indices { bits[i] = 0; colours[i] = 0 }
     }
 }

@@ -1,8 +1,8 @@
 /// Turns a braille canvas and a HUD into one terminal frame: cursor home, every row
 /// positioned explicitly (no scrolling), colour escapes only where the colour changes,
 /// and the HUD on the last line. The whole frame is written with one call.
-public enum FrameComposer {
-    public static func compose(canvas: BrailleCanvas, hud: String, terminalRows: Int, clear: Bool) -> String {
+enum FrameComposer {
+    static func compose(canvas: BrailleCanvas, hud: String, terminalRows: Int, clear: Bool) -> String {
         var out = clear ? "\u{1B}[2J" : ""
         out.reserveCapacity(canvas.columns * canvas.rows * 4 + 256)
         for row in 0..<canvas.rows {

@@ -3,33 +3,33 @@ import Foundation
 /// The status line under the live view: simulated time, achieved frame rate, steps in
 /// the last frame, physics cost per step and its share of the step budget (dt),
 /// dropped time, the gravity as an arrow, and the keys.
-public struct HUD: Sendable, Equatable {
-    public var simulatedTime: Double = 0
-    public var framesPerSecond: Double = 0
-    public var stepsInLastFrame: Int = 0
+struct HUD: Sendable, Equatable {
+    var simulatedTime: Double = 0
+    var framesPerSecond: Double = 0
+    var stepsInLastFrame: Int = 0
     /// Wall-clock seconds of physics per step (a running average).
-    public var physicsSecondsPerStep: Double = 0
+    var physicsSecondsPerStep: Double = 0
     /// The step length, the budget one step's physics must stay well under in real time.
-    public var dt: Double = 1.0 / 120
-    public var droppedTime: Double = 0
-    public var gravity: Vec2 = Vec2(0, -980)
-    public var paused = false
-    public var finished = false
-    public var interactive = false
+    var dt: Double = 1.0 / 120
+    var droppedTime: Double = 0
+    var gravity: Vec2 = Vec2(0, -980)
+    var paused = false
+    var finished = false
+    var interactive = false
     /// Highlight the budget in red; without colour, reverse video only.
-    public var colour = true
+    var colour = true
 
-    public init() {}
+    init() {}
 
     /// Physics time per step as a fraction of `dt`.
-    public var budgetShare: Double { dt > 0 ? physicsSecondsPerStep / dt : 0 }
+    var budgetShare: Double { dt > 0 ? physicsSecondsPerStep / dt : 0 }
 
     /// The budget share above which the HUD highlights it: past half the budget the step
     /// must get cheaper (or longer) before frames start dropping time.
-    public static let warningShare = 0.5
+    static let warningShare = 0.5
 
     /// One of eight arrows pointing the way `v` does (y up), or `·` for zero.
-    public static func arrow(_ v: Vec2) -> String {
+    static func arrow(_ v: Vec2) -> String {
         guard v.length > 0 else { return "·" }
         let arrows = ["→", "↗", "↑", "↖", "←", "↙", "↓", "↘"]
         var octant = Int((atan2(v.y, v.x) / (Double.pi / 4)).rounded())
@@ -38,7 +38,7 @@ public struct HUD: Sendable, Equatable {
     }
 
     /// The line as plain text, and the range of the budget figure for highlighting.
-    public func text() -> (line: String, budget: String) {
+    func text() -> (line: String, budget: String) {
         let state = finished ? " FINISHED" : (paused ? " PAUSED" : "")
         let budget = String(format: "phys %.2fms %.0f%%", physicsSecondsPerStep * 1000, budgetShare * 100)
         let keys = interactive ? "q quit ␣ pause r restart ←→ tilt" : "q quit ␣ pause r restart"
@@ -49,7 +49,7 @@ public struct HUD: Sendable, Equatable {
 
     /// The line with ANSI highlighting (reverse video, red with `colour`, on the budget above 50 %),
     /// cut to `width` columns.
-    public func render(width: Int) -> String {
+    func render(width: Int) -> String {
         let (template, budget) = text()
         let parts = template.split(separator: "\u{0}", omittingEmptySubsequences: false)
         let plain = parts[0] + budget + parts[1]

@@ -55,8 +55,14 @@ public final class LiveView {
     private var canvas = BrailleCanvas(columns: 0, rows: 0)
     private var blended: [Double] = []
 
-    /// - Parameter makeTrack: builds the scenario's gravity track (called again on restart);
-    ///   unused in interactive mode, where the keys steer gravity.
+    /// A view of `scenario` on `terminal`, not started yet.
+    ///
+    /// - Parameters:
+    ///   - scenario: the scenario to run and draw.
+    ///   - options: frame rate, interactive or scripted gravity, trace and colour choices.
+    ///   - terminal: the controlling terminal to draw on and read keys from.
+    ///   - makeTrack: builds the scenario's gravity track (called again on restart);
+    ///     unused in interactive mode, where the keys steer gravity.
     public init(scenario: Scenario, options: LiveViewOptions, terminal: Terminal,
                 makeTrack: @escaping () throws -> any GravityTrack) throws {
         self.scenario = scenario

@@ -2,31 +2,31 @@ import Foundation
 
 /// Draws a world into a `BrailleCanvas`: static segments as lines, crates as rotated
 /// rectangles, each crate tinted with one of six ANSI colours.
-public struct SceneRasterizer: Sendable {
-    public let worldSize: Vec2
-    public let segments: [SegmentSpec]
-    public let crateSizes: [Vec2]
+struct SceneRasterizer: Sendable {
+    let worldSize: Vec2
+    let segments: [SegmentSpec]
+    let crateSizes: [Vec2]
     /// Tint crates; without colour every cell is drawn in the terminal's own colour.
-    public let colour: Bool
+    let colour: Bool
 
-    public init(worldSize: Vec2, segments: [SegmentSpec], crateSizes: [Vec2], colour: Bool = true) {
+    init(worldSize: Vec2, segments: [SegmentSpec], crateSizes: [Vec2], colour: Bool = true) {
         self.worldSize = worldSize
         self.segments = segments
         self.crateSizes = crateSizes
         self.colour = colour
     }
 
-    public init(scenario: Scenario, colour: Bool = true) {
+    init(scenario: Scenario, colour: Bool = true) {
         self.init(worldSize: scenario.world.size, segments: scenario.allSegments, crateSizes: scenario.crates.map(\.size),
                   colour: colour)
     }
 
     /// ANSI foreground colours used for crates: red, green, yellow, blue, magenta, cyan.
-    public static let crateColours: [UInt8] = [31, 32, 33, 34, 35, 36]
+    static let crateColours: [UInt8] = [31, 32, 33, 34, 35, 36]
 
     /// The four corners of a crate of `size` centred at `position` and turned by `angle`
     /// (counter-clockwise), in world coordinates.
-    public static func corners(position: Vec2, size: Vec2, angle: Double) -> [Vec2] {
+    static func corners(position: Vec2, size: Vec2, angle: Double) -> [Vec2] {
         let c = cos(angle), s = sin(angle)
         let hw = size.x / 2, hh = size.y / 2
         return [(-hw, -hh), (hw, -hh), (hw, hh), (-hw, hh)].map { (x, y) in
@@ -35,7 +35,7 @@ public struct SceneRasterizer: Sendable {
     }
 
     /// Draws everything. `states` holds `BodyState.count` values per crate, as in traces.
-    public func draw(into canvas: inout BrailleCanvas, states: UnsafeBufferPointer<Double>) {
+    func draw(into canvas: inout BrailleCanvas, states: UnsafeBufferPointer<Double>) {
         let viewport = Viewport(worldSize: worldSize, dotWidth: canvas.dotWidth, dotHeight: canvas.dotHeight)
         for segment in segments {
             let a = viewport.dot(segment.from), b = viewport.dot(segment.to)

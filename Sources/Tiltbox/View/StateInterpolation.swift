@@ -4,10 +4,10 @@ import Foundation
 /// `previous + alpha·(current − previous)`, angles along the shortest arc.
 ///
 /// Only renderers use this; the physics never sees interpolated states.
-public enum StateInterpolation {
+enum StateInterpolation {
     /// Writes the blend of `previous` and `current` (`BodyState.count` values per crate) into `out`.
     /// `alpha` 0 gives `previous`, 1 gives `current`.
-    public static func blend(previous: UnsafeBufferPointer<Double>, current: UnsafeBufferPointer<Double>,
+    static func blend(previous: UnsafeBufferPointer<Double>, current: UnsafeBufferPointer<Double>,
                              alpha: Double, into out: UnsafeMutableBufferPointer<Double>) {
         let n = min(previous.count, current.count, out.count)
         for i in 0..<n {
@@ -25,7 +25,7 @@ public enum StateInterpolation {
     }
 
     /// The signed angle of the shortest turn from `a` to `b`, in (−π, π].
-    public static func shortestArc(from a: Double, to b: Double) -> Double {
+    static func shortestArc(from a: Double, to b: Double) -> Double {
         let twoPi = 2 * Double.pi
         var d = (b - a).truncatingRemainder(dividingBy: twoPi)
         if d > .pi { d -= twoPi }

@@ -3,13 +3,13 @@
 ///
 /// Braille dots in a terminal are close to square (a cell is about twice as tall as
 /// wide and holds 2×4 dots), so one scale serves both axes.
-public struct Viewport: Sendable, Equatable {
-    public let scale: Double
-    public let offsetX: Double
-    public let offsetY: Double
-    public let worldHeight: Double
+struct Viewport: Sendable, Equatable {
+    let scale: Double
+    let offsetX: Double
+    let offsetY: Double
+    let worldHeight: Double
 
-    public init(worldSize: Vec2, dotWidth: Int, dotHeight: Int) {
+    init(worldSize: Vec2, dotWidth: Int, dotHeight: Int) {
         let w = max(worldSize.x, 1e-9), h = max(worldSize.y, 1e-9)
         // The last dot is at width − 1, so fit the world into (dots − 1).
         let sx = Double(max(dotWidth - 1, 1)) / w
@@ -21,7 +21,7 @@ public struct Viewport: Sendable, Equatable {
     }
 
     /// The dot nearest a world point.
-    public func dot(_ p: Vec2) -> (x: Int, y: Int) {
+    func dot(_ p: Vec2) -> (x: Int, y: Int) {
         let x = offsetX + p.x * scale
         let y = offsetY + (worldHeight - p.y) * scale
         return (Self.clampToInt(x), Self.clampToInt(y))

@@ -56,15 +56,6 @@ final class BatchExecutor {
             }
             while running.count < parallel, let point = pending.first {
                 pending = pending.dropFirst()
-                if let feature = point.unavailableFeature {
-                    let result = BatchJobResult(
-                        index: point.index, name: point.name, status: .error,
-                        message: "needs \(feature) (\(feature == "--set" ? "overrides and sweeps" : "hash traces")), which this tiltbox does not support yet",
-                        parameters: point.parameters)
-                    results.append(result)
-                    try progress.record(result)
-                    continue
-                }
                 do {
                     running.append(try start(point, finished: finished))
                 } catch {
@@ -142,6 +133,7 @@ final class BatchExecutor {
         if case .run = point.job.kind, let summary = RunSummaryFile.read(child.summary.path) {
             result.steps = summary.steps
             result.digest = summary.digest
+            result.metrics = summary.metrics
         }
         switch exit {
         case 0:
@@ -167,10 +159,11 @@ final class BatchExecutor {
     }
 }
 
-/// The steps and digest of a `run --summary-json` file.
+/// The steps, digest and metrics of a `run --summary-json` file.
 private struct RunSummaryFile {
     var steps: Int?
     var digest: String?
+    var metrics: RunMetrics?
 
     /// Reads the file at `path`; nil when it is missing or not a summary.
     // A failable init with `try?` on the typed-throwing parser crashed the release compiler
@@ -186,6 +179,7 @@ private struct RunSummaryFile {
         var summary = RunSummaryFile()
         if let steps = root["steps"]?.numberValue, steps.isFinite, abs(steps) < 1e15 { summary.steps = Int(steps) }
         summary.digest = root["digest"]?.stringValue
+        summary.metrics = root["metrics"].flatMap(RunMetrics.read)
         return summary
     }
 }

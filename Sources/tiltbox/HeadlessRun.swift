@@ -10,7 +10,7 @@ struct HeadlessRun {
     /// Runs to the end. A trace that cannot be written is thrown as `TraceWriteError`
     /// (exit 141 for a closed pipe, else 1 with its message; see `ExitStatus.afterWriteFailure`).
     static func execute(scenario: Scenario, track: any GravityTrack, options: RunOptions, tracePath: String?, tiltName: String? = nil,
-                        source: TraceHeader.Source? = nil) throws -> HeadlessRun {
+                        source: TraceHeader.Source? = nil, sinks: [any RecordSink] = []) throws -> HeadlessRun {
         var progress = ProgressLine(enabled: Console.standardErrorIsTerminal, now: RealTimeClock.now())
         let summary: RunSummary
         do {
@@ -19,7 +19,8 @@ struct HeadlessRun {
                 progress: { session in
                     progress.update(step: session.stepCount, of: session.totalSteps,
                                     simulatedTime: session.simulatedTime, now: RealTimeClock.now())
-                })
+                },
+                sinks: sinks)
         } catch let error as RunFailure {
             try? progress.clear()
             if let writeError = error.writeError { throw writeError }

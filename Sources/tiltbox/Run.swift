@@ -117,9 +117,10 @@ extension TiltboxCommand {
                 : nil
             defer { if let temporaryTrace { try? FileManager.default.removeItem(atPath: temporaryTrace) } }
             let tracePath = trace ?? temporaryTrace
+            let metrics = RunMetricsSink(scenario: loaded.scenario)
             let report = try HeadlessRun.execute(
                 scenario: loaded.scenario, track: gravity.track, options: options, tracePath: tracePath,
-                tiltName: gravity.tilt?.source, source: source)
+                tiltName: gravity.tilt?.source, source: source, sinks: [metrics])
             if !quiet {
                 if trace != "-" {
                     try report.printSummary(scenarioLabel: loaded.label, to: Console.out)
@@ -127,7 +128,8 @@ extension TiltboxCommand {
                     try report.printSummary(scenarioLabel: loaded.label, to: Console.error)
                 }
             }
-            try writeSummaryJSON(report.summary, scenarioLabel: loaded.label)
+            try writeSummaryJSON(report.summary, scenarioLabel: loaded.label,
+                                 metrics: metrics.metrics(digest: report.summary.digest))
             // The page phase: a signal before the page is in place (during the run too)
             // leaves no page and ends with the interrupt status.
             if let html, let tracePath {
@@ -161,11 +163,11 @@ extension TiltboxCommand {
                 .compactMap { $0 }.joined(separator: " and ")
         }
 
-        private func writeSummaryJSON(_ summary: RunSummary, scenarioLabel: String) throws {
+        private func writeSummaryJSON(_ summary: RunSummary, scenarioLabel: String, metrics: RunMetrics? = nil) throws {
             guard let summaryJSON else { return }
             let tracePath = trace == "-" ? "-" : trace
             // A failure is an `OutputFileError`: exit 1 with its message.
-            try OutputFile.write(Array(summary.jsonText(scenario: scenario ?? scenarioLabel, trace: tracePath).utf8),
+            try OutputFile.write(Array(summary.jsonText(scenario: scenario ?? scenarioLabel, trace: tracePath, metrics: metrics).utf8),
                                  to: summaryJSON)
         }
 

@@ -24,12 +24,11 @@ import Testing
         try directory.write("bad.json", #"{"format": "tiltbox-scenario/1", "world": {"size": [-3, 100]}}"#)
     }
 
-    /// A manifest of `plain` quick runs then a sweep of `sweepPoints` (3 × n) points: sweep points
-    /// need `--set` and end as errors without a child, which keeps shard tests fast.
+    /// A manifest of `plain` quick runs then a sweep of 9 (3 × 3) quick points: 3 + 9 jobs that pass.
     private func indexManifest(_ directory: TemporaryDirectory, plain: Int) throws -> String {
         try FileManager.default.copyItem(atPath: PackageFiles.scenario("bounce.json"), toPath: directory.path("bounce.json"))
         var jobs = (0..<plain).map { #"{"name": "run\#($0)", "run": "bounce.json", "duration": 0.05}"# }
-        jobs.append(#"{"name": "sw", "run": "bounce.json", "sweep": {"world.gravity": [[0, -500], [0, -980], [0, -1200]], "timestep.hz": [60, 120, 240]}}"#)
+        jobs.append(#"{"name": "sw", "run": "bounce.json", "duration": 0.05, "sweep": {"world.gravity": [[0, -500], [0, -980], [0, -1200]], "timestep.hz": [60, 120, 240]}}"#)
         return try directory.write("m.json", "{\"format\": \"tiltbox-batch/1\", \"jobs\": [\n" + jobs.joined(separator: ",\n") + "\n]}\n")
     }
 
@@ -151,7 +150,7 @@ import Testing
         #expect(stdout.contains("crashing: error: killed by signal 9"))
 
         let csv = try String(contentsOfFile: directory.path("r.csv"), encoding: .utf8)
-        #expect(csv.hasPrefix("name,status,steps,digest\npassing,passed,,\n"))
+        #expect(csv.hasPrefix("name,status,steps,digest,kineticEnergy,maxSpeed,restTime,bounds\npassing,passed,,,,,,\n"))
     }
 
     @Test func theExitStatusIsTwoWhenTheOnlyProblemIsBadInput() throws {
@@ -169,14 +168,16 @@ import Testing
         let directory = try TemporaryDirectory()
         let manifest = try indexManifest(directory, plain: 0)
         let result = try TiltboxBinary.run(["batch", manifest, "--csv", directory.path("s.csv"), "--json", directory.path("s.json")], in: directory)
-        // Applying the values needs --set, which this tiltbox lacks: every point is an input error.
-        #expect(result.status == 2)
-        #expect(result.stdout.contains("sw[0]: error: needs --set"))
+        // Each point runs with its values: 0.05 s is 3, 6 and 12 steps at 60, 120 and 240 Hz.
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let csv = try String(contentsOfFile: directory.path("s.csv"), encoding: .utf8)
         let rows = csv.split(separator: "\n").map(String.init)
-        #expect(rows.first == "name,status,world.gravity,timestep.hz,steps,digest")
-        #expect(rows.dropFirst().prefix(4) == [#"sw[0],error,"[0,-500]",60,,"#, #"sw[1],error,"[0,-500]",120,,"#,
-                                               #"sw[2],error,"[0,-500]",240,,"#, #"sw[3],error,"[0,-980]",60,,"#])
+        #expect(rows.first == "name,status,world.gravity,timestep.hz,steps,digest,kineticEnergy,maxSpeed,restTime,bounds")
+        let expected = [#"sw[0],passed,"[0,-500]",60,3,"#, #"sw[1],passed,"[0,-500]",120,6,"#,
+                        #"sw[2],passed,"[0,-500]",240,12,"#, #"sw[3],passed,"[0,-980]",60,3,"#]
+        for (row, start) in zip(rows.dropFirst(), expected) {
+            #expect(row.hasPrefix(start + "fnv1a64:"), "\(row) is not \(start) and a digest")
+        }
         #expect(rows.count == 10)
         let points = SweepExpansion.points([("a", [1, 2]), ("b", [3, 4, 5])]).map { $0.map(\.json) }
         #expect(points == [[1, 3], [1, 4], [1, 5], [2, 3], [2, 4], [2, 5]])
@@ -232,6 +233,78 @@ import Testing
         #expect(none.stderr.contains("no file matches"))
     }
 
+    /// The digest of `tiltbox run bounce.json --duration 0.05` with `sets` given directly.
+    private func directDigest(_ directory: TemporaryDirectory, _ sets: [String]) throws -> String? {
+        let summary = directory.path("direct-\(UUID().uuidString).json")
+        let run = try TiltboxBinary.run(["run", directory.path("bounce.json"), "--duration", "0.05", "--view", "none", "--quiet",
+                                         "--summary-json", summary] + sets.flatMap { ["--set", $0] }, in: directory)
+        try #require(run.status == 0, "run: \(run.stderr)")
+        return try jsonObject(summary)["digest"] as? String
+    }
+
+    @Test func aSweepWithSetRunsEachPointAsTiltboxRunWithThoseOverrides() throws {
+        let directory = try TemporaryDirectory()
+        try project(directory)
+        try directory.write("m.json", #"""
+            {"format": "tiltbox-batch/1", "jobs": [{"name": "g", "run": "bounce.json", "duration": 0.05,
+              "set": {"timestep.hz": 120, "world.gravity": [0, -1]}, "sweep": {"world.gravity": [[0, -500], [0, -980], [0, -1200]]}}]}
+            """#)
+        let result = try TiltboxBinary.run(["batch", directory.path("m.json"), "--csv", directory.path("g.csv"), "--json", directory.path("g.json")], in: directory)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let rows = try String(contentsOfFile: directory.path("g.csv"), encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(rows.count == 4)
+        #expect(rows.first == "name,status,world.gravity,steps,digest,kineticEnergy,maxSpeed,restTime,bounds")
+        let jobs = try jobs(jsonObject(directory.path("g.json")))
+        #expect(jobs.count == 3)
+        var digests: Set<String> = []
+        for (i, gravity) in ["[0,-500]", "[0,-980]", "[0,-1200]"].enumerated() {
+            let job = try #require(jobs.first { $0["index"] as? Int == i })
+            // The sweep value comes after the job's set: it replaces world.gravity [0, -1].
+            let direct = try directDigest(directory, ["timestep.hz=120", "world.gravity=\(gravity)"])
+            #expect(job["name"] as? String == "g[\(i)]")
+            #expect(job["steps"] as? Int == 6)
+            #expect(job["digest"] as? String == direct)
+            // The run's metrics are copied from its summary.
+            let metrics = try #require(job["metrics"] as? [String: Any], "g[\(i)] has metrics")
+            #expect(metrics["digest"] as? String == direct)
+            #expect((metrics["bounds"] as? [Double])?.count == 4)
+            #expect(rows[i + 1].hasPrefix("g[\(i)],passed,\"\(gravity)\",6,\(direct ?? "-")"), "\(rows[i + 1])")
+            digests.insert(direct ?? "")
+        }
+        #expect(digests.count == 3, "each point ran with its own gravity")
+    }
+
+    @Test func verifyJobsPassAgainstHashGoldensAndGoldensRecordedWithSet() throws {
+        let directory = try TemporaryDirectory()
+        try project(directory)
+        let hashed = try TiltboxBinary.run(["run", directory.path("bounce.json"), "--duration", "0.5", "--quiet", "--hashes",
+                                            "--trace", directory.path("golden/hashes.jsonl")], in: directory)
+        try #require(hashed.status == 0, "run --hashes: \(hashed.stderr)")
+        let overridden = try TiltboxBinary.run(["run", directory.path("bounce.json"), "--duration", "0.5", "--quiet",
+                                                "--set", "world.gravity=[0,-500]", "--trace", directory.path("golden/set.jsonl")], in: directory)
+        try #require(overridden.status == 0, "run --set: \(overridden.stderr)")
+        try directory.write("m.json", #"""
+            {"format": "tiltbox-batch/1", "jobs": [
+              {"name": "hashes", "verify": "golden/hashes.jsonl"},
+              {"name": "set", "verify": "golden/set.jsonl"},
+              {"name": "set-changed", "verify": "golden/set.jsonl", "set": {"world.gravity": [0, -980]}},
+              {"name": "hashes-changed", "verify": "golden/hashes.jsonl", "set": {"world.gravity": [0, -500]}},
+              {"name": "record", "run": "bounce.json", "duration": 0.5, "hashes": true, "trace": "out/h.jsonl"}]}
+            """#)
+        try FileManager.default.createDirectory(atPath: directory.path("out"), withIntermediateDirectories: true)
+        let result = try TiltboxBinary.run(["batch", directory.path("m.json"), "--json", directory.path("r.json")], in: directory)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let statuses = Dictionary(uniqueKeysWithValues: try jobs(jsonObject(directory.path("r.json"))).map {
+            ($0["name"] as? String ?? "?", $0["status"] as? String ?? "?")
+        })
+        #expect(statuses == ["hashes": "passed", "set": "passed", "set-changed": "diverged", "hashes-changed": "diverged", "record": "passed"])
+        // The batch's hash trace is the same as the one run --hashes wrote.
+        let recorded = try String(contentsOfFile: directory.path("out/h.jsonl"), encoding: .utf8)
+        #expect(recorded.contains(#""records":"hashes""#))
+        let golden = try String(contentsOfFile: directory.path("golden/hashes.jsonl"), encoding: .utf8)
+        #expect(recorded.split(separator: "\n").dropFirst() == golden.split(separator: "\n").dropFirst())
+    }
+
     // MARK: - Sharding
 
     @Test func shardsOfOneToFiveCoverEveryJobExactlyOnce() throws {
@@ -243,7 +316,7 @@ import Testing
             for k in 0..<n {
                 let path = directory.path("shard-\(k)-of-\(n).json")
                 let result = try TiltboxBinary.run(["batch", manifest, "--shard", "\(k)/\(n)", "--json", path], in: directory)
-                #expect(result.status == 2, "sweep points end as input errors: \(result.stderr)")
+                #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
                 let summary = try jsonObject(path)
                 #expect(summary["shard"] as? [Int] == [k, n])
                 #expect(summary["jobCount"] as? Int == total)
@@ -269,7 +342,7 @@ import Testing
         for (environment, shard) in cases {
             let path = directory.path("auto.json")
             let result = try TiltboxBinary.run(["batch", manifest, "--shard", "auto", "--json", path], in: directory, environment: environment)
-            #expect(result.status == 2, "\(environment): \(result.stderr)")
+            #expect(result.status == 0, "\(environment): \(result.stderr)")
             #expect(try jsonObject(path)["shard"] as? [Int] == shard, "\(environment)")
         }
         let missing = try TiltboxBinary.run(["batch", manifest, "--shard", "auto"], in: directory, environment: ["JOB_COMPLETION_INDEX": "1"])
@@ -300,14 +373,14 @@ import Testing
         let directory = try TemporaryDirectory()
         let manifest = try indexManifest(directory, plain: 3)
         let whole = try TiltboxBinary.run(["batch", manifest, "--json", directory.path("whole.json"), "--junit", directory.path("whole.xml")], in: directory)
-        #expect(whole.status == 2)
+        #expect(whole.status == 0, "\(whole.stdout)\(whole.stderr)")
         var shards: [String] = []
         for k in 0..<4 {
             shards.append(directory.path("shard-\(k).json"))
             _ = try TiltboxBinary.run(["batch", manifest, "--shard", "\(k)/4", "--json", shards[k]], in: directory)
         }
         let merge = try TiltboxBinary.run(["batch-merge"] + shards.reversed() + ["--json", directory.path("merged.json"), "--junit", directory.path("merged.xml")], in: directory)
-        #expect(merge.status == 2, "the merged batch has the sweep's input errors: \(merge.stderr)")
+        #expect(merge.status == 0, "\(merge.stdout)\(merge.stderr)")
         func withoutWallTimes(_ path: String) throws -> NSDictionary {
             var summary = try jsonObject(path)
             summary["jobs"] = try jobs(summary).map { job in job.filter { $0.key != "wallSeconds" } }

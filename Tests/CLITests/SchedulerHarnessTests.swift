@@ -20,6 +20,17 @@ import Darwin
 
         """
 
+    /// `squeue --noheader` once the queue is empty, or its last answer after `timeout` seconds.
+    /// Right after `sbatch --wait` a task may still be listed as CG (completing) for a moment.
+    static func emptyQueue(_ cluster: SlurmCluster, timeout: TimeInterval = 30) throws -> TiltboxBinary.Result {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let queue = try cluster.command("squeue", ["--noheader"])
+            if queue.status != 0 || queue.stdout.isEmpty || Date() > deadline { return queue }
+            usleep(200_000)
+        }
+    }
+
     @Test func slurmClusterRunsAFourTaskArrayAndLeavesNoDaemonBehind() throws {
         let clock = ContinuousClock()
         let began = clock.now
@@ -46,8 +57,8 @@ import Darwin
                 let text = try? String(contentsOfFile: results.appendingPathComponent("task-\(id)").path, encoding: .utf8)
                 #expect(text == "\(id) 4 0 3\n", "task \(id) saw SLURM_ARRAY_TASK_ID, _COUNT, _MIN, _MAX as \(text ?? "nothing")")
             }
-            let queue = try cluster.command("squeue", ["--noheader"])
-            #expect(queue.status == 0 && queue.stdout.isEmpty, "the queue is empty after --wait: \(queue.stdout)")
+            let queue = try Self.emptyQueue(cluster)
+            #expect(queue.status == 0 && queue.stdout.isEmpty, "the queue empties after --wait: \(queue.stdout)")
 
             let ports = [cluster.controllerPort, cluster.nodePort]
             cluster.stop()

@@ -9,8 +9,8 @@ public struct BatchJobResult: Sendable {
         /// The run failed (a diverging state, a write error: the child exited 1), or the
         /// child exited with a status no command gives.
         case failed
-        /// The job could not be done: bad input (the child exited 2, or the manifest asks
-        /// for a feature this tiltbox lacks), or the child was killed by a signal.
+        /// The job could not be done: bad input (the child exited 2, or no child could be
+        /// started), or the child was killed by a signal.
         case error
     }
 
@@ -28,6 +28,8 @@ public struct BatchJobResult: Sendable {
     public var steps: Int?
     /// The run's digest (`fnv1a64:HEX`), or nil.
     public var digest: String?
+    /// The run's physics metrics (from its `--summary-json`), or nil.
+    public var metrics: RunMetrics?
     /// The first line of verify's report of a difference (`differ: ...`), or nil.
     public var firstDivergence: String?
     /// For an error or a failure: the child's last line on standard error, or why no
@@ -37,8 +39,8 @@ public struct BatchJobResult: Sendable {
     public var parameters: [(path: String, json: String)]
 
     public init(index: Int, name: String, status: Status, exit: Int32? = nil, signal: Int32? = nil,
-                wallSeconds: Double = 0, steps: Int? = nil, digest: String? = nil, firstDivergence: String? = nil,
-                message: String? = nil, parameters: [(path: String, json: String)] = []) {
+                wallSeconds: Double = 0, steps: Int? = nil, digest: String? = nil, metrics: RunMetrics? = nil,
+                firstDivergence: String? = nil, message: String? = nil, parameters: [(path: String, json: String)] = []) {
         self.index = index
         self.name = name
         self.status = status
@@ -47,12 +49,13 @@ public struct BatchJobResult: Sendable {
         self.wallSeconds = wallSeconds
         self.steps = steps
         self.digest = digest
+        self.metrics = metrics
         self.firstDivergence = firstDivergence
         self.message = message
         self.parameters = parameters
     }
 
-    /// Whether the child reported bad input (exit 2) or the point needs a missing feature.
+    /// Whether the child reported bad input (exit 2) or could not be started.
     public var isInputError: Bool { status == .error && signal == nil }
 }
 

@@ -142,22 +142,17 @@ public struct BatchPoint: Sendable {
     /// The sweep values of this point, as (path, JSON text).
     public var parameters: [(path: String, json: String)]
 
-    /// The feature the point needs that this tiltbox lacks (`--set` for overrides and sweep
-    /// points, `--hashes` for hash traces), or nil when it can run.
-    public var unavailableFeature: String? {
-        if !job.overrides.isEmpty || !parameters.isEmpty { return "--set" }
-        if job.hashes { return "--hashes" }
-        return nil
-    }
-
     /// The child's arguments (after the executable): `verify --against GOLDEN ...` or
-    /// `run SCENARIO --view none --quiet --summary-json SUMMARY ...`.
+    /// `run SCENARIO --view none --quiet --summary-json SUMMARY ...`, then one `--set PATH=JSON`
+    /// per override (the job's `set`, then this point's sweep values, in order) and `--hashes`.
     public func childArguments(summaryPath: String) -> [String] {
+        let sets = (job.overrides + parameters).flatMap { ["--set", "\($0.path)=\($0.json)"] }
         switch job.kind {
         case .verify(let golden):
-            return ["verify", "--against", golden] + job.options
+            return ["verify", "--against", golden] + job.options + sets
         case .run(let scenario):
-            return ["run", scenario, "--view", "none", "--quiet", "--summary-json", summaryPath] + job.options
+            return ["run", scenario, "--view", "none", "--quiet", "--summary-json", summaryPath] + job.options + sets
+                + (job.hashes ? ["--hashes"] : [])
         }
     }
 }

@@ -37,18 +37,25 @@ public enum BatchReports {
     }
 
     /// CSV for sweeps: one row per point, `name,status,` then one column per swept path
-    /// (in order of first appearance; each cell the value's JSON text), then `steps,digest`.
+    /// (in order of first appearance; each cell the value's JSON text), then `steps,digest`, then
+    /// the run's metrics `kineticEnergy,maxSpeed,restTime,bounds` (empty when there are none or
+    /// for a null; `bounds` as its JSON array).
     public static func csv(_ jobs: [BatchJobResult]) -> String {
         var paths: [String] = []
         for job in jobs {
             for parameter in job.parameters where !paths.contains(parameter.path) { paths.append(parameter.path) }
         }
-        var out = (["name", "status"] + paths + ["steps", "digest"]).map(cell).joined(separator: ",") + "\n"
+        var out = (["name", "status"] + paths + ["steps", "digest", "kineticEnergy", "maxSpeed", "restTime", "bounds"]).map(cell).joined(separator: ",") + "\n"
         for job in jobs {
             var row = [job.name, job.status.rawValue]
             for path in paths { row.append(job.parameters.first(where: { $0.path == path })?.json ?? "") }
             row.append(job.steps.map(String.init) ?? "")
             row.append(job.digest ?? "")
+            func number(_ value: Double?) -> String { value.flatMap { $0.isFinite ? NumberFormat.shortest($0) : nil } ?? "" }
+            row.append(number(job.metrics?.kineticEnergy))
+            row.append(number(job.metrics?.maxSpeed))
+            row.append(number(job.metrics?.restTime))
+            row.append(job.metrics?.bounds.map { "[" + $0.map { NumberFormat.shortest($0) }.joined(separator: ",") + "]" } ?? "")
             out += row.map(cell).joined(separator: ",") + "\n"
         }
         return out

@@ -6,7 +6,8 @@ import Foundation
 /// `{"format":"tiltbox-batch-result/1","tiltbox":VERSION,"manifestSHA256":HEX,"shard":[K,N],"jobCount":M,`
 /// `"jobs":[{"index","name","status","exit","signal","wallSeconds","steps","digest","firstDivergence",`
 /// `"message","metrics","parameters"}]}`. `jobCount` is the number of points of the whole
-/// batch (all shards); `metrics` is null (per-run metrics are not computed yet).
+/// batch (all shards); `metrics` is a run's `RunMetrics` object, or null (verify jobs, runs
+/// that ended without a summary).
 public struct BatchSummary: Sendable {
     public static let format = "tiltbox-batch-result/1"
     /// The largest summary file `batch-merge` reads.
@@ -65,7 +66,9 @@ public struct BatchSummary: Sendable {
             out.append(optionalString: job.firstDivergence)
             out.append(",\"message\":")
             out.append(optionalString: job.message)
-            out.append(",\"metrics\":null,\"parameters\":{")
+            out.append(",\"metrics\":")
+            if let metrics = job.metrics { out.append(raw: metrics.jsonText) } else { out.append("null") }
+            out.append(",\"parameters\":{")
             for (j, parameter) in job.parameters.enumerated() {
                 if j > 0 { out.append(byte: UInt8(ascii: ",")) }
                 out.append(string: parameter.path)
@@ -118,6 +121,15 @@ public struct BatchSummary: Sendable {
             guard let s = node.stringValue else { throw fail(node, path, "expected a string or null") }
             return s
         }
+        /// A job's `metrics`: missing or null is nil (summaries of earlier versions hold null).
+        func metrics(_ node: JSONNode?, _ path: String) throws(InputError) -> RunMetrics? {
+            guard let node else { return nil }
+            if case .null = node.value { return nil }
+            guard let metrics = RunMetrics.read(node) else {
+                throw fail(node, path, "expected null or an object of kineticEnergy, maxSpeed, restTime, bounds and digest")
+            }
+            return metrics
+        }
         guard root.objectMembers != nil else { throw fail(root, nil, "expected a JSON object (a tiltbox batch --json summary)") }
         guard root["format"]?.stringValue == format else {
             throw fail(root["format"] ?? root, "format", "not a tiltbox batch summary (expected \"format\": \"\(format)\")")
@@ -156,6 +168,7 @@ public struct BatchSummary: Sendable {
                 index: index, name: name, status: status, exit: exit, signal: signal, wallSeconds: wall,
                 steps: try optionalInt("steps"),
                 digest: try optionalString(try member(element, "digest", at), "\(at).digest"),
+                metrics: try metrics(element["metrics"], "\(at).metrics"),
                 firstDivergence: try optionalString(try member(element, "firstDivergence", at), "\(at).firstDivergence"),
                 message: try element["message"].map { node throws(InputError) in try optionalString(node, "\(at).message") } ?? nil,
                 parameters: parameters.map { ($0.key, $0.node.compactJSONText) }))

@@ -8,8 +8,10 @@ extension RunSummary {
     /// `{"format":"tiltbox-summary/1","tiltbox":VERSION,"scenario":LABEL,"end":KIND,"steps":N,`
     /// `"totalSteps":N,"simTime":S,"droppedTime":S,"frames":N,"records":N,"wallSeconds":S,`
     /// `"stepsPerSecond":R,"digest":"fnv1a64:HEX","trace":PATH|null,"traceBytes":N|null}`,
-    /// plus `"message"` naming step and body after a divergence (`end` is `error`).
-    public func jsonText(scenario: String, trace: String?) -> String {
+    /// plus `"message"` naming step and body after a divergence (`end` is `error`), then
+    /// `"metrics":{...}` (`RunMetrics.jsonText`) or `"metrics":null` when they were not computed
+    /// (the live view).
+    public func jsonText(scenario: String, trace: String?, metrics: RunMetrics? = nil) -> String {
         var out = JSONLineBuffer()
         func key(_ name: String) {
             if out.count > 1 { out.append(byte: UInt8(ascii: ",")) }
@@ -38,6 +40,8 @@ extension RunSummary {
         if let trace { out.append(string: trace) } else { out.append("null") }
         key("traceBytes")
         if let traceBytes { out.append(integer: traceBytes) } else { out.append("null") }
+        key("metrics")
+        if let metrics { out.append(raw: metrics.jsonText) } else { out.append("null") }
         out.append("}\n")
         return String(decoding: out.bytes, as: UTF8.self)
     }

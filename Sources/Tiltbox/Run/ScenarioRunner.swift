@@ -15,20 +15,24 @@ public enum ScenarioRunner {
     ///     (they are written relative to the trace's folder).
     ///   - shouldStop: polled between steps; `true` ends the run as `interrupted`.
     ///   - progress: called after every frame, for progress lines.
+    ///   - sinks: further sinks given every record (after the trace's).
     /// - Returns: the summary; `outcome` tells complete, interrupted or diverged.
     /// - Throws: `TraceWriteError` when the trace cannot be created, `RunFailure` when writing fails mid-run.
     public static func run(
         scenario: Scenario, track: any GravityTrack, options: RunOptions, tracePath: String?,
         tiltName: String? = nil, source: TraceHeader.Source? = nil,
         shouldStop: () -> Bool = { InterruptSignal.isRaised },
-        progress: (RunSession) -> Void = { _ in }
+        progress: (RunSession) -> Void = { _ in },
+        sinks: [any RecordSink] = []
     ) throws -> RunSummary {
         let session: RunSession
         if let tracePath {
             session = try RunSession(scenario: scenario, track: track, totalSteps: options.totalSteps, every: options.every,
-                                     trace: .init(path: tracePath, tilt: tiltName, source: source, hashes: options.hashes))
+                                     trace: .init(path: tracePath, tilt: tiltName, source: source, hashes: options.hashes),
+                                     sinks: sinks)
         } else {
-            session = RunSession(scenario: scenario, track: track, totalSteps: options.totalSteps, every: options.every)
+            session = RunSession(scenario: scenario, track: track, totalSteps: options.totalSteps, every: options.every,
+                                 sinks: sinks)
         }
         do {
             if options.realtime {

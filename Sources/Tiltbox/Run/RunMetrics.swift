@@ -1,0 +1,140 @@
+import Foundation
+
+/// Physics figures of one run (docs/formats.md §6 `metrics`), as `run --summary-json` and
+/// the batch summary report them.
+///
+/// Taken from the run's records (step 0, every `every`-th step and the last), so with the
+/// default `--every 1` from every step.
+public struct RunMetrics: Sendable, Equatable {
+    /// Total kinetic energy at the last record: Σ ½m|v|² + ½Iω², with the box moment
+    /// I = m(w² + h²)/12 (Chipmunk's `cpMomentForBox`).
+    public var kineticEnergy: Double
+    /// The largest speed |v| any body had at a record.
+    public var maxSpeed: Double
+    /// The time of the first record from which every body stayed below `restSpeed` to the
+    /// end, or nil when a body still moved at the last record.
+    public var restTime: Double?
+    /// The bodies' bounding box at the last record, `[minX, minY, maxX, maxY]` (rotated boxes
+    /// included), or nil without bodies.
+    public var bounds: [Double]?
+    /// The run's digest (`fnv1a64:HEX`).
+    public var digest: String
+
+    /// The speed below which a body counts as at rest, in units/s.
+    public static let restSpeed = 1.0
+
+    public init(kineticEnergy: Double, maxSpeed: Double, restTime: Double?, bounds: [Double]?, digest: String) {
+        self.kineticEnergy = kineticEnergy
+        self.maxSpeed = maxSpeed
+        self.restTime = restTime
+        self.bounds = bounds
+        self.digest = digest
+    }
+
+    /// `{"kineticEnergy":E,"maxSpeed":S,"restTime":T|null,"bounds":[x0,y0,x1,y1]|null,"digest":D}`,
+    /// numbers shortest round-trip (a value that is not finite is null).
+    public var jsonText: String {
+        var out = JSONLineBuffer()
+        func number(_ value: Double?) {
+            if let value, value.isFinite { out.append(number: value) } else { out.append("null") }
+        }
+        out.append("{\"kineticEnergy\":")
+        number(kineticEnergy)
+        out.append(",\"maxSpeed\":")
+        number(maxSpeed)
+        out.append(",\"restTime\":")
+        number(restTime)
+        out.append(",\"bounds\":")
+        if let bounds {
+            out.append("[")
+            for (i, value) in bounds.enumerated() {
+                if i > 0 { out.append(",") }
+                number(value)
+            }
+            out.append("]")
+        } else {
+            out.append("null")
+        }
+        out.append(",\"digest\":")
+        out.append(string: digest)
+        out.append("}")
+        return String(decoding: out.bytes, as: UTF8.self)
+    }
+
+    /// Reads the object `jsonText` writes; nil when `node` is not one.
+    public static func read(_ node: JSONNode) -> RunMetrics? {
+        func optionalNumber(_ key: String) -> Double?? {
+            guard let value = node[key] else { return .none }
+            if case .null = value.value { return .some(nil) }
+            guard let number = value.numberValue else { return .none }
+            return .some(number)
+        }
+        guard node.objectMembers != nil, let energy = optionalNumber("kineticEnergy"), let speed = optionalNumber("maxSpeed"),
+              let rest = optionalNumber("restTime"), let digest = node["digest"]?.stringValue,
+              let boundsNode = node["bounds"] else { return nil }
+        var bounds: [Double]?
+        if let elements = boundsNode.arrayValue {
+            let values = elements.compactMap(\.numberValue)
+            guard values.count == 4, elements.count == 4 else { return nil }
+            bounds = values
+        } else if case .null = boundsNode.value {
+            bounds = nil
+        } else {
+            return nil
+        }
+        return RunMetrics(kineticEnergy: energy ?? .nan, maxSpeed: speed ?? .nan, restTime: rest, bounds: bounds, digest: digest)
+    }
+}
+
+/// A `RecordSink` computing a run's `RunMetrics` from its records.
+public final class RunMetricsSink: RecordSink {
+    private let masses: [Double]
+    private let moments: [Double]
+    private let halfSizes: [Vec2]
+    private var kineticEnergy = 0.0
+    private var maxSpeed = 0.0
+    private var restTime: Double?
+    private var bounds: [Double]?
+
+    /// A sink for runs of `scenario` (its crates, in trace order).
+    public init(scenario: Scenario) {
+        masses = scenario.crates.map(\.mass)
+        moments = scenario.crates.map { $0.mass * ($0.size.x * $0.size.x + $0.size.y * $0.size.y) / 12 }
+        halfSizes = scenario.crates.map { Vec2($0.size.x / 2, $0.size.y / 2) }
+    }
+
+    public func record(step: Int, time: Double, gravity: Vec2, states: UnsafeBufferPointer<Double>) throws {
+        var energy = 0.0
+        var moving = false
+        var box: [Double]?
+        for i in 0..<min(masses.count, states.count / BodyState.count) {
+            let base = i * BodyState.count
+            let vx = states[base + BodyState.vx], vy = states[base + BodyState.vy], w = states[base + BodyState.w]
+            let speed = (vx * vx + vy * vy).squareRoot()
+            maxSpeed = max(maxSpeed, speed)
+            if !(speed < RunMetrics.restSpeed) { moving = true }
+            energy += 0.5 * masses[i] * (vx * vx + vy * vy) + 0.5 * moments[i] * w * w
+            let angle = states[base + BodyState.angle]
+            let c = abs(cos(angle)), s = abs(sin(angle))
+            let ex = c * halfSizes[i].x + s * halfSizes[i].y, ey = s * halfSizes[i].x + c * halfSizes[i].y
+            let x = states[base + BodyState.x], y = states[base + BodyState.y]
+            if let b = box {
+                box = [min(b[0], x - ex), min(b[1], y - ey), max(b[2], x + ex), max(b[3], y + ey)]
+            } else {
+                box = [x - ex, y - ey, x + ex, y + ey]
+            }
+        }
+        kineticEnergy = energy
+        bounds = box
+        if moving {
+            restTime = nil
+        } else if restTime == nil {
+            restTime = time
+        }
+    }
+
+    /// The metrics of the records so far, with the run's `digest`.
+    public func metrics(digest: String) -> RunMetrics {
+        RunMetrics(kineticEnergy: kineticEnergy, maxSpeed: maxSpeed, restTime: restTime, bounds: bounds, digest: digest)
+    }
+}

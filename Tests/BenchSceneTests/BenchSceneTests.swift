@@ -25,17 +25,23 @@ import Testing
         }
     }
 
-    @Test func tiltboxAndTheCLoopEndIn120StepsWithTheSameStateHash() throws {
-        let n = 100, steps = 120
-        let scenario = BenchmarkPile.scenario(n: n)
-        let simulation = RunSession(scenario: scenario, track: ConstantGravity(scenario.world.gravity), totalSteps: steps)
+    /// Runs `scenario` for `steps` steps under its constant gravity and hashes the final
+    /// states as the C pile's `reference_pile_state_hash` does (FNV-1a 64 over the six fields).
+    static func stateHash(of scenario: Scenario, afterSteps steps: Int) throws -> UInt64 {
+        let session = RunSession(scenario: scenario, track: ConstantGravity(scenario.world.gravity), totalSteps: steps)
         var clock = SteadyClock(hz: 60)
-        #expect(try simulation.run(clock: &clock, shouldStop: { false }) == .complete)
-        let swiftHash = simulation.withCurrentStates { states in
+        #expect(try session.run(clock: &clock, shouldStop: { false }) == .complete)
+        return session.withCurrentStates { states in
             var digest = TraceDigest()
             for value in states { digest.add(value) }
             return digest.value
         }
+    }
+
+    @Test func tiltboxAndTheCLoopEndIn120StepsWithTheSameStateHash() throws {
+        let n = 100, steps = 120
+        let scenario = BenchmarkPile.scenario(n: n)
+        let swiftHash = try Self.stateHash(of: scenario, afterSteps: steps)
 
         let pile = try #require(reference_pile_new(Int32(n), BenchmarkPile.defaultSeed))
         defer { reference_pile_free(pile) }
@@ -57,14 +63,7 @@ import Testing
         #expect(!BenchmarkPile.scenarioJSON(n: n).contains("collisionSlop"), "the file sets no space setting")
         let scenario = try ScenarioLoader.load(path: file)
         #expect(SpaceSettings.effective(for: scenario.world) == SpaceSettings.chipmunkDefaults)
-        let simulation = RunSession(scenario: scenario, track: ConstantGravity(scenario.world.gravity), totalSteps: steps)
-        var clock = SteadyClock(hz: 60)
-        #expect(try simulation.run(clock: &clock, shouldStop: { false }) == .complete)
-        let swiftHash = simulation.withCurrentStates { states in
-            var digest = TraceDigest()
-            for value in states { digest.add(value) }
-            return digest.value
-        }
+        let swiftHash = try Self.stateHash(of: scenario, afterSteps: steps)
         let pile = try #require(reference_pile_new(Int32(n), BenchmarkPile.defaultSeed))
         defer { reference_pile_free(pile) }
         reference_pile_step(pile, Int32(steps))

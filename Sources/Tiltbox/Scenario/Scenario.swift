@@ -18,6 +18,10 @@ public struct Scenario: Sendable, Equatable {
     /// The box walls' settings, kept so a renderer can tell walls from segments.
     public var walls: WallSettings
     public var crates: [CrateSpec]
+    /// Any other bodies (docs/formats.md §5), after every crate in trace order.
+    public var bodies: [BodySpec]
+    /// Joints between bodies, crates and the world, created in listed order after every body.
+    public var joints: [JointSpec]
     /// Optional tilt input driving gravity; `nil` means constant `world.gravity`.
     public var tilt: TiltSettings?
 
@@ -25,7 +29,7 @@ public struct Scenario: Sendable, Equatable {
         name: String, description: String = "", world: WorldSettings,
         timestep: TimestepSettings = TimestepSettings(), duration: Double = 10,
         walls: WallSettings = WallSettings(), segments: [SegmentSpec] = [],
-        crates: [CrateSpec] = [], tilt: TiltSettings? = nil
+        crates: [CrateSpec] = [], bodies: [BodySpec] = [], joints: [JointSpec] = [], tilt: TiltSettings? = nil
     ) {
         self.name = name
         self.description = description
@@ -35,6 +39,8 @@ public struct Scenario: Sendable, Equatable {
         self.walls = walls
         self.segments = segments
         self.crates = crates
+        self.bodies = bodies
+        self.joints = joints
         self.tilt = tilt
     }
 

@@ -3,7 +3,7 @@
 /// The required part is exactly docs/formats.md §3's header, written with its keys in this
 /// order: `format`, `scenario`, `engine`, `spatialIndex`, `dt`, `every`, `fields`,
 /// `bodies`. The optional keys after them (`world`, `segments`, `sizes`, `hz`,
-/// `duration`, `tilt`, `masses`) let a later renderer draw a trace without its scenario, and
+/// `duration`, `tilt`, `masses`, and for scenes with bodies `types`, `shapes`, `joints`) let a later renderer draw a trace without its scenario, and
 /// `space` records the space settings that ran; each is omitted when `nil`, and readers ignore
 /// keys they do not know, so adding more stays compatible. The self-describing keys
 /// (`tiltbox`, `source`, `platform`) come last.
@@ -65,6 +65,12 @@ public struct TraceHeader: Hashable, Sendable {
     /// (`"space":{"iterations":10,"damping":1,"collisionSlop":0.10000000149011612,...}`;
     /// a sleep time threshold of infinity, sleeping off, is written as `null`).
     public var space: SpaceSettings?
+    /// Each body's type, in header body order (see TraceHeader+Bodies.swift).
+    public var types: [BodyType]?
+    /// Each body's shapes in its own coordinates, in header body order.
+    public var shapes: [[ShapeGeometry]]?
+    /// The joints, in creation order.
+    public var joints: [JointOutline]?
 
     // MARK: Self-describing keys (see TraceHeader+Provenance.swift)
 
@@ -210,6 +216,7 @@ public struct TraceHeader: Hashable, Sendable {
             }
             out.append("}")
         }
+        appendBodyOutlines(to: &out)
         appendProvenance(to: &out)
         out.append("}\n")
     }

@@ -315,7 +315,7 @@ private struct LineParser {
     /// The keys of a header line this version reads; an unknown key one or two edits from
     /// one of them is refused as a misspelling, others are ignored (a later version's).
     static let headerKeys = ["format", "scenario", "engine", "spatialIndex", "dt", "every", "fields", "bodies",
-                             "world", "segments", "sizes", "hz", "duration", "tilt", "masses", "space",
+                             "world", "segments", "sizes", "hz", "duration", "tilt", "masses", "space", "types", "shapes", "joints",
                              "tiltbox", "source", "platform"]
 
     func error(at node: JSONNode?, path: String? = nil, reason: String) -> InputError {
@@ -449,8 +449,105 @@ private struct LineParser {
             header.masses = masses
         }
         if let spaceNode = node["space"] { header.space = try space(spaceNode) }
+        try readBodyOutlines(node, into: &header)
         try header.readProvenance(from: node, reader: reader)
         return header
+    }
+
+    /// The optional `types`, `shapes` and `joints` keys (TraceHeader+Bodies.swift): each
+    /// list is checked against the header's bodies, and every joint end must name one of
+    /// them or `"static"`.
+    func readBodyOutlines(_ node: JSONNode, into header: inout TraceHeader) throws(InputError) {
+        let count = header.bodies.count
+        if let typesNode = node["types"] {
+            var types: [BodyType] = []
+            for (i, t) in try array(typesNode, "types", count: count).enumerated() {
+                let name = try string(t, "types[\(i)]")
+                guard let type = BodyType(rawValue: name) else {
+                    throw error(at: t, path: "types[\(i)]", reason: "unknown body type \"\(name)\" (expected dynamic, kinematic or static)")
+                }
+                types.append(type)
+            }
+            header.types = types
+        }
+        if let shapesNode = node["shapes"] {
+            var shapes: [[ShapeGeometry]] = []
+            for (i, list) in try array(shapesNode, "shapes", count: count).enumerated() {
+                var bodyShapes: [ShapeGeometry] = []
+                for (j, shape) in try array(list, "shapes[\(i)]").enumerated() {
+                    bodyShapes.append(try shapeGeometry(shape, "shapes[\(i)][\(j)]"))
+                }
+                shapes.append(bodyShapes)
+            }
+            header.shapes = shapes
+        }
+        if let jointsNode = node["joints"] {
+            var joints: [TraceHeader.JointOutline] = []
+            let names = Set(header.bodies)
+            for (i, j) in try array(jointsNode, "joints").enumerated() {
+                let path = "joints[\(i)]"
+                guard j.objectMembers != nil else {
+                    throw error(at: j, path: path, reason: "expected an object, got \(j.value.typeName)")
+                }
+                try reader.refuseMisspeltKeys(j, path, keys: ["kind", "a", "b", "anchorA", "anchorB", "groove"])
+                func end(_ key: String) throws(InputError) -> String {
+                    let endNode = try member(j, key)
+                    let id = try string(endNode, path + "." + key)
+                    guard id == "static" || names.contains(id) else {
+                        throw error(at: endNode, path: path + "." + key, reason: "\"\(id)\" is not a body of this trace (nor \"static\")")
+                    }
+                    return id
+                }
+                var joint = TraceHeader.JointOutline(kind: try string(try member(j, "kind"), path + ".kind"),
+                                                     a: try end("a"), b: try end("b"))
+                if let anchor = j["anchorA"] { joint.anchorA = try pair(anchor, path + ".anchorA") }
+                if let anchor = j["anchorB"] { joint.anchorB = try pair(anchor, path + ".anchorB") }
+                if let groove = j["groove"] {
+                    let ends = try array(groove, path + ".groove", count: 2)
+                    joint.groove = [try pair(ends[0], path + ".groove[0]"), try pair(ends[1], path + ".groove[1]")]
+                }
+                joints.append(joint)
+            }
+            header.joints = joints
+        }
+    }
+
+    /// One shape of the header's `shapes`: an object with exactly one of `circle`, `box`,
+    /// `polygon` or `segment`, its geometry finite.
+    func shapeGeometry(_ node: JSONNode, _ path: String) throws(InputError) -> ShapeGeometry {
+        guard let members = node.objectMembers, members.count == 1, let kindName = members.first?.key,
+              let body = node[kindName], body.objectMembers != nil else {
+            throw error(at: node, path: path, reason: "expected an object with one of \"circle\", \"box\", \"polygon\" or \"segment\"")
+        }
+        let inner = path + "." + kindName
+        func finite(_ key: String) throws(InputError) -> Double {
+            let value = try number(try member(body, key), inner + "." + key)
+            guard value.isFinite else { throw error(at: body[key], path: inner + "." + key, reason: "must be finite") }
+            return value
+        }
+        func point(_ key: String) throws(InputError) -> Vec2 {
+            try pair(try member(body, key), inner + "." + key)
+        }
+        switch kindName {
+        case "circle":
+            try reader.refuseMisspeltKeys(body, inner, keys: ["radius", "offset"])
+            return .circle(radius: try finite("radius"), offset: body["offset"] == nil ? .zero : try point("offset"))
+        case "box":
+            try reader.refuseMisspeltKeys(body, inner, keys: ["size", "radius"])
+            return .box(size: try point("size"), radius: body["radius"] == nil ? 0 : try finite("radius"))
+        case "polygon":
+            try reader.refuseMisspeltKeys(body, inner, keys: ["vertices", "radius"])
+            var vertices: [Vec2] = []
+            for (k, v) in try array(try member(body, "vertices"), inner + ".vertices").enumerated() {
+                vertices.append(try pair(v, inner + ".vertices[\(k)]"))
+            }
+            return .polygon(vertices: vertices, radius: body["radius"] == nil ? 0 : try finite("radius"))
+        case "segment":
+            try reader.refuseMisspeltKeys(body, inner, keys: ["from", "to", "radius"])
+            return .segment(from: try point("from"), to: try point("to"), radius: body["radius"] == nil ? 0 : try finite("radius"))
+        default:
+            throw error(at: node, path: path, reason: "unknown shape \"\(kindName)\" (expected circle, box, polygon or segment)")
+        }
     }
 
     /// The optional `space` object: every setting a number (`sleepTimeThreshold` may be

@@ -1,5 +1,5 @@
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// The optional `types`, `shapes` and `joints` header keys: written in a fixed layout,
 /// read back equal, absent from traces of crate-only scenes, and checked against the

@@ -115,7 +115,7 @@ public final class RunSession {
         recording = RecordingSink(writer: nil)
         self.sinks = [recording] + sinks
         appliedGravity = .zero
-        var initial = [Double](repeating: 0, count: world.crates.count * BodyState.count)
+        var initial = [Double](repeating: 0, count: world.bodyCount * BodyState.count)
         initial.withUnsafeMutableBufferPointer { world.readStates(into: $0) }
         states = initial
         previousStates = initial

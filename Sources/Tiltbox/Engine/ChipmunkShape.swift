@@ -61,13 +61,15 @@ public struct ShapeMassInfo: Sendable, Equatable {
         EngineCensus.shapeFreed()
     }
 
-    /// The mass and moment of a dynamic body whose shapes carry `masses` (0 for a shape
-    /// without mass), accumulated in order exactly as `cpBodyAccumulateMassFromShapes` does:
-    /// shapes of zero mass are skipped; each further shape adds its own moment and the
-    /// parallel-axis term, and moves the centre of gravity.
+    /// The mass and moment of a dynamic body whose shapes, in the order they were added,
+    /// carry `mass` (0 for a shape without mass), accumulated exactly as
+    /// `cpBodyAccumulateMassFromShapes` does: over the body's shape list, which
+    /// `cpBodyAddShape` builds by prepending, so the last shape added comes first; shapes of
+    /// zero mass are skipped; each further shape adds its own moment and the parallel-axis
+    /// term, and moves the centre of gravity.
     public static func accumulate(_ shapes: [(info: ShapeMassInfo, mass: Double)]) -> (mass: Double, moment: Double, centreOfGravity: Vec2) {
         var m = 0.0, i = 0.0, cog = Vec2.zero
-        for (info, mass) in shapes where mass > 0 {
+        for (info, mass) in shapes.reversed() where mass > 0 {
             let sum = m + mass
             let dx = cog.x - info.centreOfGravity.x, dy = cog.y - info.centreOfGravity.y
             i += mass * info.unitMoment + (dx * dx + dy * dy) * (mass * m) / sum

@@ -296,9 +296,17 @@ extension BodySpec {
     /// The distance from the body's origin to the farthest point of its shapes: any
     /// rotation of the body fits in a circle of this radius around its position.
     var reach: Double {
-        let b = localBounds
-        let x = max(abs(b.min.x), abs(b.max.x)), y = max(abs(b.min.y), abs(b.max.y))
-        return (x * x + y * y).squareRoot()
+        func length(_ p: Vec2) -> Double { (p.x * p.x + p.y * p.y).squareRoot() }
+        var farthest = 0.0
+        for shape in shapes {
+            switch shape.geometry {
+            case .circle(let radius, let offset): farthest = max(farthest, length(offset) + radius)
+            case .box(let size, let radius): farthest = max(farthest, length(Vec2(size.x / 2, size.y / 2)) + radius)
+            case .polygon(let vertices, let radius): for p in vertices { farthest = max(farthest, length(p) + radius) }
+            case .segment(let from, let to, let radius): farthest = max(farthest, length(from) + radius, length(to) + radius)
+            }
+        }
+        return farthest
     }
 }
 

@@ -86,8 +86,8 @@ struct BadBody: Sendable, CustomTestStringConvertible {
                 path: "bodies[0].velocity", says: "never moves"),
         BadBody(name: "path-on-dynamic", json: one(#"{"id": "b", "position": [100, 100], "shapes": [{"circle": {"radius": 5}, "mass": 1}], "path": {"keyframes": []}}"#),
                 path: "bodies[0].path", says: "only a kinematic body"),
-        BadBody(name: "path-not-supported-yet", json: one(#"{"id": "b", "type": "kinematic", "position": [100, 100], "shapes": [{"circle": {"radius": 5}}], "path": {"keyframes": []}}"#),
-                path: "bodies[0].path", says: "not supported yet"),
+        BadBody(name: "path-without-keyframes", json: one(#"{"id": "b", "type": "kinematic", "position": [100, 100], "shapes": [{"circle": {"radius": 5}}], "path": {"keyframes": []}}"#),
+                path: "bodies[0].path.keyframes", says: "keyframe"),
     ]
 }
 

@@ -21,6 +21,8 @@ public final class Body {
     let space: Space
     let body: UnsafeMutablePointer<cpBody>
     let shapes: [UnsafeMutablePointer<cpShape>]
+    /// A kinematic body's path, ready to evaluate (`nil` for a body without one).
+    let track: KinematicPathTrack?
 
     /// Creates the body and its shapes and adds them to `space`.
     /// `spec` must be validated (`ScenarioLoader`): Chipmunk aborts on a dynamic body
@@ -30,6 +32,7 @@ public final class Body {
         id = spec.id
         type = spec.type
         self.space = space
+        track = spec.path.map { KinematicPathTrack($0, bodyAngle: spec.angle) }
         let made: UnsafeMutablePointer<cpBody>?
         switch spec.type {
         case .dynamic: made = cpBodyNew(0, 0)
@@ -101,6 +104,18 @@ public final class Body {
     /// Writes the state, laid out as `BodyState` says, to `out[0..<BodyState.count]`.
     func writeState(to out: UnsafeMutablePointer<Double>) {
         tiltbox_body_origin_state(body, out)
+    }
+
+    /// Sets a kinematic body with a path to its pose and velocities before physics step `n`
+    /// (`KinematicPathTrack.drive`); does nothing for other bodies. The corresponding Chipmunk
+    /// calls are `cpBodySetPosition`, `cpBodySetAngle`, `cpBodySetVelocity` and `cpBodySetAngularVelocity`.
+    func drive(step n: Int, dt: Double) {
+        guard let track else { return }
+        let drive = track.drive(step: n, dt: dt)
+        cpBodySetPosition(body, cpv(drive.position.x, drive.position.y))
+        cpBodySetAngle(body, drive.angle)
+        cpBodySetVelocity(body, cpv(drive.velocity.x, drive.velocity.y))
+        cpBodySetAngularVelocity(body, drive.angularVelocity)
     }
 
     /// Whether the body sleeps now (`cpBodyIsSleeping`).

@@ -17,6 +17,8 @@ public final class World {
     private let space: Space
     private let walls: [Wall]
     private var currentGravity: Vec2
+    /// The kinematic bodies that follow a path.
+    private let driven: [Body]
 
     /// The largest magnitude any state value may reach before the world counts as
     /// diverged. Beyond it the next step could overflow to infinity inside Chipmunk,
@@ -36,6 +38,8 @@ public final class World {
         walls = scenario.allSegments.map { Wall(spec: $0, space: space) }
         crates = scenario.crates.map { Crate(spec: $0, space: space) }
         bodies = scenario.bodies.map { Body(spec: $0, space: space) }
+        driven = bodies.filter { $0.track != nil }
+        driveKinematicBodies(step: 0, dt: scenario.timestep.dt)
     }
 
     /// The space's effective settings, read back from Chipmunk.
@@ -70,6 +74,15 @@ public final class World {
     /// sets `world.sleepTimeThreshold`.
     public var sleepingCrateCount: Int {
         crates.reduce(0) { $0 + (cpBodyIsSleeping($1.body) != 0 ? 1 : 0) }
+    }
+
+    /// Sets every kinematic body that has a `path` to the path's pose at t = n·dt, with the
+    /// velocities that carry it to the pose at (n + 1)·dt (docs/formats.md §5), for the
+    /// physics step from state `n`. `init` does it for step 0; whoever steps the world does
+    /// it when state `n` is reached (`RunSession` does, before reading the states, so record
+    /// n holds the path's pose at n·dt).
+    public func driveKinematicBodies(step n: Int, dt: Double) {
+        for body in driven { body.drive(step: n, dt: dt) }
     }
 
     /// Advances the world by one fixed step of `dt` seconds.

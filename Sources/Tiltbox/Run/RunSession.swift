@@ -311,6 +311,7 @@ public final class RunSession {
 
     private func physicsStep(_ n: Int) throws {
         world.step(dt: dt)
+        world.driveKinematicBodies(step: n + 1, dt: dt)
         swap(&states, &previousStates)
         let divergence = states.withUnsafeMutableBufferPointer { buffer -> WorldDivergence? in
             world.readStates(into: buffer)

@@ -17,7 +17,7 @@
 /// - A polygon has at least 3 distinct vertices, listed counter-clockwise, strictly convex
 ///   (no vertex on the line through its neighbours), winding once; Chipmunk would otherwise
 ///   silently replace it by its convex hull.
-/// - `path` is read only on a kinematic body.
+/// - `path` is read only on a kinematic body (`FieldReader.kinematicPath`).
 extension ScenarioLoader {
     static let bodyKeys = ["id", "type", "position", "angle", "velocity", "angularVelocity", "shapes", "path"]
     static let shapeKeys = ["circle", "box", "polygon", "segment", "mass", "density", "friction", "elasticity"]
@@ -106,15 +106,10 @@ extension ScenarioLoader {
                 throw reader.error(at: pathNode, object.path("path"),
                                    "only a kinematic body follows a path (this body is \(type.rawValue)): add \"type\": \"kinematic\"")
             }
-            path = try kinematicPath(pathNode, object.path("path"), reader: reader)
+            path = try reader.kinematicPath(pathNode, object.path("path"))
         }
         return BodySpec(id: id, type: type, position: position, angle: angle, velocity: velocity,
                         angularVelocity: angularVelocity, shapes: shapes, path: path)
-    }
-
-    /// A kinematic body's `path`. The one place that reads it.
-    private static func kinematicPath(_ node: JSONNode, _ path: String, reader: FieldReader) throws(InputError) -> KinematicPath {
-        throw reader.error(at: node, path, "kinematic paths are not supported yet by this version")
     }
 
     // MARK: - Shapes

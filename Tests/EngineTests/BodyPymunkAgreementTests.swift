@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// Bodies of every shape kind, built as `Body` builds them and the same way in pymunk
 /// 7.3.1, end in the same states bit for bit after hundreds of steps: circles with an

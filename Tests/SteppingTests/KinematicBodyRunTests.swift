@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// A kinematic body with a `path`, run through `RunSession`: before every physics step n
 /// the body is set to the path's pose at n·dt, so each record holds that pose, and what

@@ -5,7 +5,7 @@
 public struct Trace: Hashable, Sendable {
     /// The first line: what was simulated and how the records are laid out.
     public var header: TraceHeader
-    /// Every record line, in file order (step 0 first).
+    /// Every record line, in file order.
     public var records: [TraceRecord]
     /// The last line, or `nil` when the trace stops without one.
     public var end: TraceEndLine?

@@ -25,6 +25,7 @@ public struct RunMetrics: Sendable, Equatable {
     /// The speed below which a body counts as at rest, in units/s.
     public static let restSpeed = 1.0
 
+    /// Creates metrics from their figures; `RunMetricsSink.metrics(digest:)` computes them from a run.
     public init(kineticEnergy: Double, maxSpeed: Double, restTime: Double?, bounds: [Double]?, digest: String) {
         self.kineticEnergy = kineticEnergy
         self.maxSpeed = maxSpeed
@@ -117,6 +118,8 @@ public final class RunMetricsSink: RecordSink {
         }
     }
 
+    /// Updates the figures from one record: kinetic energy and bounds from this record, the
+    /// maximum speed over all records, and the rest time reset whenever a body moves.
     public func record(step: Int, time: Double, gravity: Vec2, states: UnsafeBufferPointer<Double>) throws {
         var energy = 0.0
         var moving = false

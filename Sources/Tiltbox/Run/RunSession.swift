@@ -25,10 +25,13 @@ extension RecordSink {
 public struct RunFailure: Error, Sendable, CustomStringConvertible {
     /// The run's summary, when the run itself ended and only closing the trace failed.
     public var summary: RunSummary?
+    /// One line for people: the failed write, or the failure of a sink's `finish(end:)`,
+    /// as the error describes itself.
     public var message: String
     /// The trace write that failed, when that is what ended the run (so a caller can
     /// tell a closed pipe, `EPIPE`, from a full disk).
     public var writeError: TraceWriteError?
+    /// `message`.
     public var description: String { message }
 }
 

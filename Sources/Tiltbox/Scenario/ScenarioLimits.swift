@@ -86,5 +86,6 @@ public struct ScenarioLimits: Sendable, Equatable {
     /// second and gigabytes of contact memory; real scenes overlap in a handful at most.
     public let maxOverlappingPairs = 10_000
 
+    /// The limits Tiltbox enforces; every value is a fixed constant.
     public init() {}
 }

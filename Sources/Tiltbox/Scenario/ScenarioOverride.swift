@@ -34,7 +34,9 @@ public struct ScenarioOverride: Hashable, Sendable {
     /// How messages name it: `--set PATH=JSON`.
     public var argument: String { "--set \(path)=\(json)" }
 
+    /// Equal when the canonical path and the compact JSON are equal.
     public static func == (a: ScenarioOverride, b: ScenarioOverride) -> Bool { a.path == b.path && a.json == b.json }
+    /// Hashes the canonical path and the compact JSON, as `==` compares them.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(path)
         hasher.combine(json)

@@ -3,8 +3,8 @@
 #   make test   installs what is missing, builds, runs the whole test suite
 #   make install PREFIX=/usr/local   release build, then the binary and its bash, zsh and fish completions
 #   make docs   the DocC documentation of the library (Sources/Tiltbox/Tiltbox.docc), warnings as errors
-#   make bench  release build of tiltbox-bench, then Tiltbox against the raw C engine
-#               (BENCH_SIZES=100,1000 BENCH_PAIRS=3 make bench for a shorter run)
+#   make bench  release build of tiltbox-bench, then Tiltbox against the raw C engine, the
+#               number writer and the performance targets (BENCH_PAIRS=3 make bench for a shorter run)
 
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -147,10 +147,15 @@ soak: deps
 	$(SWIFT) build -c release --product tiltbox-soak
 	.build/release/tiltbox-soak --root . --minutes $(SOAK_MINUTES)
 
-# Interleaved C/Tiltbox timing; BENCH_SIZES, BENCH_PAIRS, BENCH_STEPS, BENCH_HASH shorten or extend it.
+# Interleaved C/Tiltbox timing, the number writer (ns, and instructions under callgrind on
+# a copy without debug information: valgrind 3.19 cannot read the toolchain's DWARF) and
+# the targets met; BENCH_SIZES, BENCH_PAIRS, BENCH_STEPS, BENCH_HASH shorten or extend it.
 bench: deps
+	@command -v valgrind >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(APT_INSTALL) valgrind; }
+	@command -v objcopy >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(APT_INSTALL) binutils; }
 	$(SWIFT) build -c release --product tiltbox-bench
-	.build/release/tiltbox-bench
+	objcopy --strip-debug .build/release/tiltbox-bench .build/release/tiltbox-bench-stripped
+	.build/release/tiltbox-bench --callgrind .build/release/tiltbox-bench-stripped
 
 # Throughput of `tiltbox batch` with --jobs 1 and 2 (16 jobs) and the per-job cost of its child processes.
 bench-batch: deps

@@ -1,11 +1,18 @@
 // tiltbox-bench: Tiltbox against the raw C engine, in one process, interleaved.
 //
 // For each size N it builds the benchmark pile (`BenchmarkPile`) twice, once with raw
-// Chipmunk calls (CReferencePile) and once as a Tiltbox scenario, and times 1 200 steps
-// of: the C loop (the limit), Tiltbox with no output, with a full trace and with
-// `--every 10`. One "pair" is a C run followed by the three Tiltbox runs; ratios are
-// per pair, then the median is taken. Building the worlds is not timed. Every run must
-// end with the same state hash as the C loop: the wrapper must not change the physics.
+// Chipmunk calls (CReferencePile) and once as a Tiltbox scenario, and times `--steps`
+// steps of: the C loop (the limit), Tiltbox with no output, with a full trace, with
+// `--every 10`, with a hash trace (`--hashes`) and with a compressed full trace (a path
+// ending in `.zst`; shown as n/a when this build does not write zstd). One "pair" is a C
+// run followed by the Tiltbox runs; ratios are per pair, then the median is taken.
+// Building the worlds is not timed. Every run must end with the same state hash as the
+// C loop: the wrapper must not change the physics.
+//
+// It then times the trace writer's number formatter alone (`--only numbers` below) and,
+// with `--callgrind STRIPPED-COPY-OF-THIS-BINARY`, counts its instructions per double
+// under callgrind (what `make bench` does); and it says which of the performance targets
+// are met.
 //
 // `--only numbers` measures the trace writer's number formatter alone: it runs the pile
 // for `--steps` steps keeping every record's states (not timed), then formats them all
@@ -14,8 +21,8 @@
 // `--pairs 1`, the collected instructions divided by the doubles printed are the
 // formatter's instructions per double.
 //
-//   tiltbox-bench [--sizes 100,1000,5000,10000] [--pairs 5] [--steps 1200]
-//                 [--hash CELL:COUNT] [--write-scenario N] [--only c|none|full|every10|numbers]
+//   tiltbox-bench [--sizes 100,1000] [--pairs 5] [--steps 1200] [--callgrind STRIPPED-BINARY]
+//                 [--hash CELL:COUNT] [--write-scenario N] [--only c|none|full|every10|hashes|zst|numbers]
 //   (or BENCH_SIZES, BENCH_PAIRS, BENCH_STEPS, BENCH_HASH in the environment)
 
 import CNumberFormat
@@ -28,15 +35,18 @@ import Glibc
 // MARK: - Options
 
 struct Options {
-    var sizes = [100, 1_000, 5_000, 10_000]
+    var sizes = [100, 1_000]
     var pairs = 5
     var steps = 1_200
     var hash: (cellSize: Double, count: Int)?
     var writeScenario: Int?
-    /// Run one variant once (`c`, `none`, `full`, `every10`) and print nothing but its
-    /// hash: for counting instructions under `valgrind --tool=callgrind`. `numbers` times
-    /// the number formatter alone on the pile's values.
+    /// Run one variant once (`c`, `none`, `full`, `every10`, `hashes`, `zst`) and print
+    /// nothing but its hash: for counting instructions under `valgrind --tool=callgrind`.
+    /// `numbers` times the number formatter alone on the pile's values.
     var only: String?
+    /// A copy of this binary without debug information (valgrind 3.19 cannot read the
+    /// toolchain's DWARF), run under callgrind to count the number formatter's instructions.
+    var callgrind: String?
 
     static func parse() -> Options {
         var o = Options()
@@ -63,7 +73,8 @@ struct Options {
             case "--steps": o.steps = Int(value) ?? bad("--steps \(value)")
             case "--hash": o.hash = hashSpec(value) ?? bad("--hash \(value)")
             case "--write-scenario": o.writeScenario = Int(value) ?? bad("--write-scenario \(value)")
-            case "--only" where ["c", "none", "full", "every10", "numbers"].contains(value): o.only = value
+            case "--callgrind": o.callgrind = value
+            case "--only" where ["c", "numbers"].contains(value) || Variant(rawValue: value) != nil: o.only = value
             default: usage("unknown option \(flag)")
             }
         }
@@ -82,7 +93,7 @@ func warn(_ text: String) {
 func bad<T>(_ problem: String) -> T { usage(problem) }
 
 func usage(_ problem: String) -> Never {
-    warn("tiltbox-bench: \(problem)\nusage: tiltbox-bench [--sizes 100,1000,5000,10000] [--pairs 5] [--steps 1200] [--hash CELL:COUNT] [--write-scenario N] [--only c|none|full|every10|numbers]\n")
+    warn("tiltbox-bench: \(problem)\nusage: tiltbox-bench [--sizes 100,1000] [--pairs 5] [--steps 1200] [--callgrind STRIPPED-BINARY] [--hash CELL:COUNT] [--write-scenario N] [--only c|none|full|every10|hashes|zst|numbers]\n")
     exit(2)
 }
 
@@ -139,12 +150,39 @@ func runC(n: Int, steps: Int) -> RunResult {
     return RunResult(nanosecondsPerStep: Double(elapsed) / Double(steps), hash: reference_pile_state_hash(pile))
 }
 
+/// What a Tiltbox run writes.
+enum Variant: String, CaseIterable {
+    case none, full, every10, hashes, zst
+
+    /// The column title.
+    var title: String {
+        switch self {
+        case .none: "no output"
+        case .full: "full trace"
+        case .every10: "--every 10"
+        case .hashes: "hash trace"
+        case .zst: "compressed trace"
+        }
+    }
+
+    /// The record interval, `nil` for no output.
+    var every: Int? {
+        switch self {
+        case .none: nil
+        case .every10: 10
+        case .full, .hashes, .zst: 1
+        }
+    }
+}
+
 /// Tiltbox: a `RunSession` (frames of 1/60 s as the CLI's default `steady:60`), with no
-/// output (the digest only) or writing a trace every `every` steps, as `tiltbox run --trace` does.
-func runTiltbox(_ scenario: Scenario, steps: Int, every: Int?, tracePath: String) throws -> RunResult {
+/// output (the digest only) or writing a trace as `tiltbox run --trace` does: every step,
+/// every 10th, record hashes only (`--hashes`), or to a path ending in `.zst`.
+func runTiltbox(_ scenario: Scenario, steps: Int, variant: Variant, tracePath: String) throws -> RunResult {
     let track = ConstantGravity(scenario.world.gravity)
-    let session = if let every {
-        try RunSession(scenario: scenario, track: track, totalSteps: steps, every: every, trace: .init(path: tracePath))
+    let session = if let every = variant.every {
+        try RunSession(scenario: scenario, track: track, totalSteps: steps, every: every,
+                       trace: .init(path: variant == .zst ? tracePath + ".zst" : tracePath, hashes: variant == .hashes))
     } else {
         // No output: only step 0 and the last step are recorded (digested), so the
         // figure is the step loop's.
@@ -157,7 +195,30 @@ func runTiltbox(_ scenario: Scenario, steps: Int, every: Int?, tracePath: String
     let elapsed = nowNanoseconds() - start
     guard outcome == .complete else { fatalError("bench run ended \(outcome)") }
     return RunResult(nanosecondsPerStep: Double(elapsed) / Double(steps), hash: stateHash(session),
-                     traceBytes: summary.traceBytes ?? 0)
+                     traceBytes: fileSize(variant == .zst ? tracePath + ".zst" : tracePath) ?? summary.traceBytes ?? 0)
+}
+
+/// The size of the file at `path` in bytes (what a compressed trace takes on disk).
+func fileSize(_ path: String) -> Int? {
+    var info = stat()
+    return stat(path, &info) == 0 ? Int(info.st_size) : nil
+}
+
+/// Whether this build writes a trace path ending in `.zst` as zstd: writes a two-step
+/// trace there and looks for the zstd frame's magic number (28 B5 2F FD). Also pays the
+/// trace header's one-time costs (the platform fingerprint) before anything is timed.
+func writesZstd(tracePath: String) -> Bool {
+    let path = tracePath + ".zst"
+    defer { unlink(path) }
+    let scenario = BenchmarkPile.scenario(n: 1)
+    guard let session = try? RunSession(scenario: scenario, track: ConstantGravity(scenario.world.gravity), totalSteps: 2,
+                                        trace: .init(path: path)) else { return false }
+    var clock = SteadyClock(hz: 60)
+    guard (try? session.run(clock: &clock)) != nil, (try? session.finish()) != nil,
+          let file = fopen(path, "rb") else { return false }
+    defer { fclose(file) }
+    var magic = [UInt8](repeating: 0, count: 4)
+    return fread(&magic, 1, 4, file) == 4 && magic == [0x28, 0xB5, 0x2F, 0xFD]
 }
 
 // MARK: - Number formatter
@@ -199,6 +260,51 @@ func benchNumbers(n: Int, steps: Int, repeats: Int) throws -> (doubles: Int, byt
     return (doubles, bytes, median(times))
 }
 
+/// The number formatter's instructions per double: runs `stripped` (a copy of this
+/// binary without debug information) under callgrind counting inside
+/// `tiltbox_format_states` only, on the 100-crate pile's values over 600 steps, and
+/// divides the instructions collected by the doubles it formatted. `nil` (with a note on
+/// standard error) when valgrind is missing or the run fails.
+func numberInstructionsPerDouble(stripped: String) -> (instructions: Double, doubles: Int)? {
+    let output = "/tmp/tiltbox-bench-callgrind-\(getpid())"
+    defer { unlink(output + ".out"); unlink(output + ".err") }
+    let command = "valgrind --tool=callgrind --toggle-collect=tiltbox_format_states --callgrind-out-file=/dev/null "
+        + "'\(stripped)' --only numbers --sizes 100 --steps 600 --pairs 1 >\(output).out 2>\(output).err"
+    guard system(command) == 0 else {
+        warn("tiltbox-bench: callgrind did not run (\(command)); instructions per double n/a\n")
+        return nil
+    }
+    // stdout: "N=100 numbers: 360600 doubles, ..."; stderr: "==pid== Collected : 67775138".
+    func text(_ path: String) -> String {
+        guard let file = fopen(path, "r") else { return "" }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while case let n = fread(&chunk, 1, chunk.count, file), n > 0 { bytes += chunk[0..<n] }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+    func number(after marker: String, in text: String) -> Int? {
+        guard let range = text.firstRange(of: marker) else { return nil }
+        return Int(text[range.upperBound...].drop { $0 == " " }.prefix { $0.isNumber })
+    }
+    let out = text(output + ".out"), err = text(output + ".err")
+    guard let collected = number(after: "Collected :", in: err), let doubles = number(after: "numbers:", in: out), doubles > 0 else {
+        warn("tiltbox-bench: could not read callgrind's count; instructions per double n/a\n")
+        return nil
+    }
+    return (Double(collected) / Double(doubles), doubles)
+}
+
+// MARK: - Live view drawing
+
+/// The live view's drawing cost per frame at `crates` crates, in milliseconds: the hook
+/// for the live view's own draw-cost measurement. This build's live view draws on the
+/// physics thread and has no separate measurement, so it returns `nil` and the table
+/// prints n/a.
+func liveViewDrawMilliseconds(crates: Int) -> Double? {
+    nil
+}
+
 // MARK: - Scenario file
 
 /// The pile as a `tiltbox-scenario/1` file (see `BenchmarkPile.scenarioJSON`).
@@ -232,26 +338,35 @@ if options.only == "numbers" {
 if let only = options.only {
     for n in options.sizes {
         let scenario = BenchmarkPile.scenario(n: n)
-        let every: [String: Int?] = ["none": nil, "full": 1, "every10": 10]
-        let result = only == "c" ? runC(n: n, steps: options.steps)
-            : try runTiltbox(scenario, steps: options.steps, every: every[only]!, tracePath: tracePath)
+        let result = if let variant = Variant(rawValue: only) {
+            try runTiltbox(scenario, steps: options.steps, variant: variant, tracePath: tracePath)
+        } else {
+            runC(n: n, steps: options.steps)
+        }
         print("N=\(n) \(only): hash \(String(result.hash, radix: 16))")
     }
     unlink(tracePath)
+    unlink(tracePath + ".zst")
     exit(0)
 }
 
+/// The timings of one size: per variant, nanoseconds per step and the ratio to the C run
+/// of the same pair.
 struct SizeReport {
     var n: Int
-    var c: [Double] = [], none: [Double] = [], full: [Double] = [], every10: [Double] = []
-    var rNone: [Double] = [], rFull: [Double] = [], rEvery10: [Double] = []
+    var c: [Double] = []
+    var ns: [Variant: [Double]] = [:]
+    var ratios: [Variant: [Double]] = [:]
+    var bytesPerStep: [Variant: Double] = [:]
     var hashC: UInt64 = 0
     var hashesAgree = true
-    var bytesFull = 0.0, bytesEvery10 = 0.0
     var rssPerCrateKB = 0.0
     var peakKB = 0
     var hashIndexNs: [Double] = []
     var hashIndexRatio: [Double] = []
+
+    func ratio(_ v: Variant) -> Double? { ratios[v].flatMap { $0.isEmpty ? nil : median($0) } }
+    func nanoseconds(_ v: Variant) -> Double? { ns[v].flatMap { $0.isEmpty ? nil : median($0) } }
 }
 
 /// `x` rounded to `digits` decimals, for the tables.
@@ -269,9 +384,22 @@ func fmt(_ x: Double, _ digits: Int = 0) -> String {
     return text
 }
 
+/// The system's load averages (1, 5, 15 minutes), to say how busy the machine was.
+func loadAverage() -> String {
+    guard let file = fopen("/proc/loadavg", "r") else { return "n/a" }
+    defer { fclose(file) }
+    var line = [CChar](repeating: 0, count: 128)
+    guard fgets(&line, 128, file) != nil else { return "n/a" }
+    return String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        .split(separator: " ").prefix(3).joined(separator: " ")
+}
+
+let zstd = writesZstd(tracePath: tracePath)
+let variants = Variant.allCases.filter { $0 != .zst || zstd }
 var reports: [SizeReport] = []
 let benchStart = nowNanoseconds()
-warn("tiltbox-bench: sizes \(options.sizes), \(options.pairs) interleaved pairs, \(options.steps) steps each\n")
+let loadBefore = loadAverage()
+warn("tiltbox-bench: sizes \(options.sizes), \(options.pairs) interleaved pairs, \(options.steps) steps each; load average \(loadBefore)\n")
 for n in options.sizes {
     var report = SizeReport(n: n)
     let scenario = BenchmarkPile.scenario(n: n)
@@ -286,23 +414,20 @@ for n in options.sizes {
     if let h = options.hash { hashScenario.world.spatialIndex = .hash(cellSize: h.cellSize, count: h.count) }
     for pair in 0..<options.pairs {
         let c = runC(n: n, steps: options.steps)
+        report.hashC = c.hash
+        report.c.append(c.nanosecondsPerStep)
+        var line = "  N=\(n) pair \(pair + 1)/\(options.pairs): C \(fmt(c.nanosecondsPerStep)) ns/step, ratios"
         do {
-            let none = try runTiltbox(scenario, steps: options.steps, every: nil, tracePath: tracePath)
-            let full = try runTiltbox(scenario, steps: options.steps, every: 1, tracePath: tracePath)
-            let tenth = try runTiltbox(scenario, steps: options.steps, every: 10, tracePath: tracePath)
-            report.hashC = c.hash
-            for r in [none, full, tenth] where r.hash != c.hash { report.hashesAgree = false }
-            report.c.append(c.nanosecondsPerStep)
-            report.none.append(none.nanosecondsPerStep)
-            report.full.append(full.nanosecondsPerStep)
-            report.every10.append(tenth.nanosecondsPerStep)
-            report.rNone.append(none.nanosecondsPerStep / c.nanosecondsPerStep)
-            report.rFull.append(full.nanosecondsPerStep / c.nanosecondsPerStep)
-            report.rEvery10.append(tenth.nanosecondsPerStep / c.nanosecondsPerStep)
-            report.bytesFull = Double(full.traceBytes) / Double(options.steps)
-            report.bytesEvery10 = Double(tenth.traceBytes) / Double(options.steps)
+            for variant in variants {
+                let r = try runTiltbox(scenario, steps: options.steps, variant: variant, tracePath: tracePath)
+                if r.hash != c.hash { report.hashesAgree = false }
+                report.ns[variant, default: []].append(r.nanosecondsPerStep)
+                report.ratios[variant, default: []].append(r.nanosecondsPerStep / c.nanosecondsPerStep)
+                report.bytesPerStep[variant] = Double(r.traceBytes) / Double(options.steps)
+                line += " \(variant.rawValue) \(fmt(r.nanosecondsPerStep / c.nanosecondsPerStep, 3))"
+            }
             if options.hash != nil {
-                let hashed = try runTiltbox(hashScenario, steps: options.steps, every: nil, tracePath: tracePath)
+                let hashed = try runTiltbox(hashScenario, steps: options.steps, variant: .none, tracePath: tracePath)
                 report.hashIndexNs.append(hashed.nanosecondsPerStep)
                 report.hashIndexRatio.append(hashed.nanosecondsPerStep / c.nanosecondsPerStep)
             }
@@ -310,38 +435,73 @@ for n in options.sizes {
             warn("tiltbox-bench: \(error)\n")
             exit(1)
         }
-        warn("  N=\(n) pair \(pair + 1)/\(options.pairs): C \(fmt(c.nanosecondsPerStep)) ns/step, ratios none \(fmt(report.rNone.last!, 3)) full \(fmt(report.rFull.last!, 3)) every10 \(fmt(report.rEvery10.last!, 3))\n")
+        warn(line + "\n")
     }
     report.peakKB = procStatusKB("VmHWM")
     reports.append(report)
 }
+unlink(tracePath + ".zst")
+
+// The number writer: nanoseconds per double on the 100-crate pile's values, and its
+// instructions per double under callgrind when a stripped copy is given.
+warn("tiltbox-bench: the number writer alone\n")
+let numbers = try benchNumbers(n: 100, steps: options.steps, repeats: options.pairs)
+let instructions = options.callgrind.flatMap { numberInstructionsPerDouble(stripped: $0) }
 let minutes = Double(nowNanoseconds() - benchStart) / 60e9
 
 // MARK: - Report
 
+/// A median ratio as the table shows it, `n/a` when the variant was not run.
+func ratioText(_ r: Double?) -> String { r.map { "\(fmt($0, 3))×" } ?? "n/a" }
+
 print("Ratios to the raw C loop (median of \(options.pairs) interleaved pairs; \(options.steps) steps each; lower is better)")
 print("")
-print("| N | no output | full trace | --every 10 | state hash = C |")
-print("|---:|---:|---:|---:|:---|")
+print("| N | " + Variant.allCases.map(\.title).joined(separator: " | ") + " | state hash = C |")
+print("|---:|" + String(repeating: "---:|", count: Variant.allCases.count) + ":---|")
 for r in reports {
-    print("| \(r.n) | \(fmt(median(r.rNone), 3))× | \(fmt(median(r.rFull), 3))× | \(fmt(median(r.rEvery10), 3))× | \(r.hashesAgree ? "yes" : "NO") `\(String(r.hashC, radix: 16))` |")
+    print("| \(r.n) | " + Variant.allCases.map { ratioText(r.ratio($0)) }.joined(separator: " | ")
+          + " | \(r.hashesAgree ? "yes" : "NO") `\(String(r.hashC, radix: 16))` |")
+}
+if !zstd { print("(compressed trace: n/a, this build writes a `.zst` path as a plain trace)") }
+print("")
+print("Nanoseconds per step (medians) and trace bytes per step")
+print("")
+print("| N | C loop | " + Variant.allCases.map(\.title).joined(separator: " | ") + " | bytes/step: full | --every 10 | hashes | compressed |")
+print("|---:|---:|" + String(repeating: "---:|", count: Variant.allCases.count + 4))
+for r in reports {
+    let times = Variant.allCases.map { r.nanoseconds($0).map { fmt($0) } ?? "n/a" }
+    let bytes = [Variant.full, .every10, .hashes, .zst].map { v in r.bytesPerStep[v].map { fmt($0) } ?? "n/a" }
+    var compressedRatio = ""
+    if let full = r.bytesPerStep[.full], let zst = r.bytesPerStep[.zst], zst > 0 { compressedRatio = " (\(fmt(full / zst, 1))× smaller)" }
+    print("| \(r.n) | \(fmt(median(r.c))) | " + times.joined(separator: " | ") + " | " + bytes.joined(separator: " | ") + compressedRatio + " |")
 }
 print("")
-print("Nanoseconds per step (medians) and trace size")
+print("Number writer (the 100-crate pile's values, \(options.steps) steps, \(numbers.doubles) doubles): "
+      + "\(fmt(numbers.nanosecondsPerDouble, 1)) ns per double (median of \(options.pairs)), "
+      + (instructions.map { "\(fmt($0.instructions, 1)) instructions per double (callgrind, 600 steps, \($0.doubles) doubles)" }
+         ?? "instructions per double n/a (give --callgrind STRIPPED-BINARY, as make bench does)"))
+let draw = [100, 1_000].map { (crates: $0, ms: liveViewDrawMilliseconds(crates: $0)) }
+print("Live view drawing per frame: " + draw.map { "\($0.crates) crates \($0.ms.map { "\(fmt($0, 2)) ms" } ?? "n/a")" }.joined(separator: ", "))
 print("")
-print("| N | C loop | no output | full trace | --every 10 | trace bytes/step (full) | (--every 10) |")
-print("|---:|---:|---:|---:|---:|---:|---:|")
-for r in reports {
-    print("| \(r.n) | \(fmt(median(r.c))) | \(fmt(median(r.none))) | \(fmt(median(r.full))) | \(fmt(median(r.every10))) | \(fmt(r.bytesFull)) | \(fmt(r.bytesEvery10)) |")
+
+/// One target line: the figure, its limit and whether it is met (n/a when not measured).
+func target(_ name: String, _ value: Double?, _ limit: Double, unit: String = "×", digits: Int = 3) -> String {
+    guard let value else { return "  \(name) ≤ \(fmt(limit, digits))\(unit): n/a" }
+    return "  \(name) ≤ \(fmt(limit, digits))\(unit): \(fmt(value, digits))\(unit) \(value <= limit ? "met" : "MISSED")"
 }
-print("")
-print("Targets: no output ≤ 1.03× for N ≥ 1000, ≤ 1.10× at N = 100; full trace ≤ 1.25× at N = 1000")
+print("Targets (load average \(loadBefore) at the start, \(loadAverage()) at the end; ratios need two idle cores)")
 for r in reports {
-    let noneLimit = r.n >= 1_000 ? 1.03 : 1.10
-    var line = "  N=\(r.n): no output \(fmt(median(r.rNone), 3)) \(median(r.rNone) <= noneLimit ? "met" : "MISSED") (≤ \(noneLimit))"
-    if r.n == 1_000 { line += ", full trace \(fmt(median(r.rFull), 3)) \(median(r.rFull) <= 1.25 ? "met" : "MISSED") (≤ 1.25)" }
-    print(line)
+    print(target("N=\(r.n) no output", r.ratio(.none), r.n >= 1_000 ? 1.03 : 1.10))
+    switch r.n {
+    case 100: print(target("N=100 full trace", r.ratio(.full), 1.15))
+    case 1_000:
+        print(target("N=1000 full trace", r.ratio(.full), 1.05))
+        print(target("N=1000 compressed trace", r.ratio(.zst), 1.15))
+    default: break
+    }
 }
+print(target("number writer", instructions?.instructions, 150, unit: " instructions per double", digits: 0))
+print(target("live view drawing of a 1000-crate frame", draw.last?.ms, 2, unit: " ms", digits: 2))
 if let h = options.hash {
     print("")
     print("Spatial hash (cellSize \(fmt(h.cellSize, 1)), count \(h.count)) instead of bbtree, no output (different, equally repeatable physics):")
@@ -354,11 +514,12 @@ print("Scale")
 for r in reports {
     print("  N=\(r.n): resident memory of a live world \(fmt(r.rssPerCrateKB * 1024)) B/crate; peak RSS so far \(r.peakKB / 1024) MiB")
 }
-if let a = reports.first(where: { $0.n == 1_000 }), let b = reports.first(where: { $0.n == 10_000 }) {
+if let a = reports.first(where: { $0.n == 1_000 }), let b = reports.first(where: { $0.n == 10_000 }),
+   let noneA = a.nanoseconds(.none), let noneB = b.nanoseconds(.none) {
     let perCrate = Double(b.peakKB - a.peakKB) * 1024 / 9_000
     print("  memory per crate (peak RSS at N=10000 − at N=1000, / 9000): \(fmt(perCrate)) B")
     let expC = log10(median(b.c) / median(a.c))
-    let expT = log10(median(b.none) / median(a.none))
+    let expT = log10(noneB / noneA)
     print("  cost per step grows as N^\(fmt(expC, 2)) (C loop), N^\(fmt(expT, 2)) (Tiltbox, no output) from N=1000 to N=10000")
 }
 print("")

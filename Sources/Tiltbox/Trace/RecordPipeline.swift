@@ -1,31 +1,48 @@
 import Foundation
 import Synchronization
 
-/// Hands records from the stepping loop to a writer thread through a small ring of
-/// preallocated slots, so formatting overlaps the next physics step.
+/// Hands records from the stepping loop to a writer thread in batches: the loop copies
+/// each record into a block of preallocated rows without taking a lock, and only a full
+/// block (or `drain`/`stop`) is handed over, so the two threads meet once per block, not
+/// once per step, and the hand-off cost does not depend on the step rate.
 ///
-/// The loop copies a record's states into a free slot and goes on; it waits only when
-/// every slot is still being formatted. The writer thread takes slots in order, so the
-/// trace and its digest are exactly what writing inline would give.
+/// A small ring of blocks lets the loop fill one block while the writer thread formats
+/// the others; the loop waits only when every block is still queued. The writer thread
+/// takes blocks, and the records in them, in order, so the trace and its digest are
+/// exactly what writing inline would give.
 ///
 /// The pipeline owns the encoder behind a `Mutex`: the writer thread and the owner
-/// (through `withEncoder`) can only reach it under the lock. The slot ring is guarded by
-/// `condition`, which the type system cannot see, hence `@unchecked Sendable` here only.
+/// (through `withEncoder`) can only reach it under the lock. The blocks are guarded by
+/// `condition` and by who owns which block (the loop the one it fills, the writer thread
+/// the queued ones), which the type system cannot see, hence `@unchecked Sendable` here only.
 final class RecordPipeline: @unchecked Sendable {
-    /// Slots in the ring: enough to ride out a slow write, few enough to stay small
-    /// (4 × 6 doubles × bodies).
+    /// Blocks in the ring: the one being filled, the one being formatted and slack.
     static let depth = 4
+    /// Records per block at most: at 120 Hz a block of a small scene holds 1/4 s of steps;
+    /// the writer thread is woken once per block.
+    static let maximumRecordsPerBlock = 32
+    /// State bytes per block at most (large scenes hold fewer records per block, at least one).
+    static let blockBytes = 256 * 1024
 
+    /// Records one block holds.
+    let recordsPerBlock: Int
     private let encoder: Mutex<TraceEncoder>
     private let values: Int
-    private let storage: UnsafeMutableBufferPointer<Double>
-    private var steps = [Int](repeating: 0, count: depth)
-    private var times = [Double](repeating: 0, count: depth)
-    private var gravities = [Vec2](repeating: .zero, count: depth)
+    /// Doubles per row: `t`, `gx`, `gy`, then the states.
+    private let rowLength: Int
+    private let rows: UnsafeMutableBufferPointer<Double>
+    private let steps: UnsafeMutableBufferPointer<Int>
+    /// Records in each queued block (set by the loop before it queues the block).
+    private let blockCounts: UnsafeMutableBufferPointer<Int>
+
+    // Owned by the loop (the single producer).
+    private var filling = 0        // the block being filled
+    private var filled = 0         // records in it so far
+
+    // Guarded by `condition`.
     private let condition = NSCondition()
-    private var first = 0      // the oldest slot not yet formatted
-    private var count = 0      // slots queued, the oldest possibly being formatted
-    private var busy = false   // the writer thread is formatting `first`
+    private var first = 0          // the oldest queued block, possibly being formatted
+    private var queued = 0         // blocks queued, including one being formatted
     private var stopping = false
     private var stopped = false
     private var failure: TraceWriteError?
@@ -33,31 +50,59 @@ final class RecordPipeline: @unchecked Sendable {
     init(encoder: sending TraceEncoder, valuesPerRecord: Int) {
         self.encoder = Mutex(encoder)
         values = valuesPerRecord
-        storage = .allocate(capacity: max(valuesPerRecord, 1) * Self.depth)
+        rowLength = 3 + valuesPerRecord
+        recordsPerBlock = max(1, min(Self.maximumRecordsPerBlock, Self.blockBytes / (8 * rowLength)))
+        rows = .allocate(capacity: Self.depth * recordsPerBlock * rowLength)
+        steps = .allocate(capacity: Self.depth * recordsPerBlock)
+        blockCounts = .allocate(capacity: Self.depth)
+        blockCounts.initialize(repeating: 0)
         let thread = Thread { [self] in run() }
         thread.name = "tiltbox trace writer"
         thread.start()
     }
 
     deinit {
-        storage.deallocate()
+        rows.deallocate()
+        steps.deallocate()
+        blockCounts.deallocate()
     }
 
-    /// Copies a record into a free slot, waiting for one if all are in use.
+    /// Copies a record into the block being filled (no lock); hands the block to the
+    /// writer thread when it is full, waiting only if no other block is free.
+    ///
+    /// - Throws: the writer thread's first write error, at the first hand-over after it.
     func submit(step: Int, t: Double, gravity: Vec2, states: UnsafeBufferPointer<Double>) throws(TraceWriteError) {
+        let index = filling * recordsPerBlock + filled
+        let row = rows.baseAddress! + index * rowLength
+        row[0] = t
+        row[1] = gravity.x
+        row[2] = gravity.y
+        if values > 0, let source = states.baseAddress {
+            (row + 3).update(from: source, count: values)
+        }
+        steps[index] = step
+        filled += 1
+        if filled == recordsPerBlock {
+            if let error = handOver() { throw error }
+        }
+    }
+
+    /// Queues the block being filled (when it holds records) and moves to the next one,
+    /// waiting until it is free. Returns the writer thread's failure, if any.
+    private func handOver() -> TraceWriteError? {
         condition.lock()
         defer { condition.unlock() }
-        while count == Self.depth && failure == nil { condition.wait() }
-        if let failure { throw failure }
-        let slot = (first + count) % Self.depth
-        if values > 0, let source = states.baseAddress {
-            (storage.baseAddress! + slot * values).update(from: source, count: values)
+        if filled > 0 && !stopped {
+            blockCounts[filling] = filled
+            queued += 1
+            filling = (filling + 1) % Self.depth
+            filled = 0
+            condition.broadcast()
+            // The next block is free once fewer than `depth` are queued; the writer
+            // thread formats every queued block, failed or not, so this ends.
+            while queued == Self.depth && !stopped { condition.wait() }
         }
-        steps[slot] = step
-        times[slot] = t
-        gravities[slot] = gravity
-        count += 1
-        condition.broadcast()
+        return failure
     }
 
     /// Runs `body` with the encoder, under its lock. Call `drain()` first to see every
@@ -66,15 +111,19 @@ final class RecordPipeline: @unchecked Sendable {
         try encoder.withLock { (encoder) throws(E) -> R in try body(encoder) }
     }
 
-    /// Waits until every queued record is formatted.
+    /// Hands over the partly filled block and waits until every record is formatted.
+    /// Called by the owner (the loop's thread).
     func drain() {
+        _ = handOver()
         condition.lock()
-        while (count > 0 || busy) && !stopped { condition.wait() }
+        while queued > 0 && !stopped { condition.wait() }
         condition.unlock()
     }
 
-    /// Formats what is queued, then ends the writer thread and waits for it.
+    /// Formats every record submitted, then ends the writer thread and waits for it.
+    /// Calling it again does nothing.
     func stop() {
+        drain()
         condition.lock()
         stopping = true
         condition.broadcast()
@@ -85,36 +134,48 @@ final class RecordPipeline: @unchecked Sendable {
     private func run() {
         condition.lock()
         while true {
-            while count == 0 && !stopping { condition.wait() }
-            if count == 0 { break }
-            let slot = first
-            busy = true
+            while queued == 0 && !stopping { condition.wait() }
+            if queued == 0 { break }
+            let block = BlockRecords(pipeline: self, block: first)
             condition.unlock()
-            let record = SlotRecord(step: steps[slot], t: times[slot], gravity: gravities[slot],
-                                    states: UnsafeBufferPointer(start: storage.baseAddress! + slot * values, count: values))
             let error = encoder.withLock { encoder in
-                encoder.appendRecord(step: record.step, t: record.t, gravity: record.gravity, states: record.states)
+                block.forEach { step, t, gravity, states in
+                    encoder.appendRecord(step: step, t: t, gravity: gravity, states: states)
+                }
                 return encoder.failure
             }
             condition.lock()
-            busy = false
             if let error, failure == nil { failure = error }
             first = (first + 1) % Self.depth
-            count -= 1
+            queued -= 1
             condition.broadcast()
         }
         stopped = true
         condition.broadcast()
         condition.unlock()
     }
-}
 
-/// One queued record as the writer thread hands it to the encoder. Its `states` point
-/// into the ring slot the thread owns while `busy` (the ring's protocol, guarded by
-/// `condition`), so handing them across the lock is safe.
-private struct SlotRecord: @unchecked Sendable {
-    var step: Int
-    var t: Double
-    var gravity: Vec2
-    var states: UnsafeBufferPointer<Double>
+    /// The rows of one queued block, which the writer thread owns until it dequeues it
+    /// (the ring's protocol, guarded by `condition`), so reading them outside the lock is safe.
+    private struct BlockRecords: @unchecked Sendable {
+        let rows: UnsafePointer<Double>
+        let steps: UnsafePointer<Int>
+        let count: Int
+        let rowLength: Int
+
+        init(pipeline: RecordPipeline, block: Int) {
+            let start = block * pipeline.recordsPerBlock
+            rows = UnsafePointer(pipeline.rows.baseAddress! + start * pipeline.rowLength)
+            steps = UnsafePointer(pipeline.steps.baseAddress! + start)
+            count = pipeline.blockCounts[block]
+            rowLength = pipeline.rowLength
+        }
+
+        func forEach(_ body: (_ step: Int, _ t: Double, _ gravity: Vec2, _ states: UnsafeBufferPointer<Double>) -> Void) {
+            for i in 0..<count {
+                let row = rows + i * rowLength
+                body(steps[i], row[0], Vec2(row[1], row[2]), UnsafeBufferPointer(start: row + 3, count: rowLength - 3))
+            }
+        }
+    }
 }

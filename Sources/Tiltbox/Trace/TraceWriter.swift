@@ -7,12 +7,15 @@ import Darwin
 /// Writes a trace (docs/formats.md §3) to a file or to standard output, buffered, with the
 /// formatting done on a second thread.
 ///
-/// `writeRecord` only copies the states into one of a few preallocated slots; a writer
-/// thread formats each record (shortest round-trip numbers), adds it to the digest and
-/// hands the lines to `write(2)` once more than `flushThreshold` bytes (64 KiB) are
-/// buffered. On a machine with two cores the formatting of step n overlaps the physics
-/// of step n + 1, and the step loop waits only when every slot is still in use. The bytes
-/// written are the same as if it were done inline, in the same order.
+/// `writeRecord` only copies the states into a row of a preallocated block (no lock); a
+/// full block is handed to a writer thread (`RecordPipeline`), which formats each record
+/// (shortest round-trip numbers), adds it to the digest and hands the lines to `write(2)`
+/// once more than `flushThreshold` bytes (64 KiB) are buffered. The two threads meet once
+/// per block (up to 32 records), not once per step, so the hand-off costs the same at any
+/// step rate; on a machine with two cores the formatting of one block overlaps the physics
+/// of the next, and the step loop waits only when every block is still in use. The bytes
+/// written are the same as if it were done inline, in the same order. `flush`, `finish`
+/// and the digest and size accessors hand over the part-filled block first.
 ///
 /// Only whole lines ever enter the buffer and every flush writes the whole buffer
 /// (looping over short writes and `EINTR`), so a trace never ends in a half-written line.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// The writer thread takes records in blocks (`RecordPipeline`): whatever the block
 /// boundaries, the bytes are those of encoding every record in order on one thread, and

@@ -31,6 +31,9 @@ extension TiltboxCommand {
         func run() throws {
             // Digests are not checked here: a hand-edited trace should show where it
             // differs, not be refused as corrupt.
+            // A compressed trace is checked whole first: a damaged block is exit 2, not a divergence.
+            try TraceStream.checkCompressed(path: a)
+            try TraceStream.checkCompressed(path: b)
             // Both traces are read one record at a time: memory for one record per side.
             let streams = { (try TraceStream(path: a, verifyDigest: false), try TraceStream(path: b, verifyDigest: false)) }
             let (headerA, headerB) = try streams()
@@ -41,9 +44,10 @@ extension TiltboxCommand {
             }, open: streams)
         }
 
-        /// `dir/golden.jsonl` → `golden`.
+        /// `dir/golden.jsonl` (or `dir/golden.jsonl.zst`) → `golden`.
         static func stem(_ path: String) -> String {
-            let name = path.split(separator: "/").last.map(String.init) ?? path
+            var name = path.split(separator: "/").last.map(String.init) ?? path
+            if name.hasSuffix(".zst") { name = String(name.dropLast(4)) }
             return name.hasSuffix(".jsonl") ? String(name.dropLast(6)) : name
         }
     }

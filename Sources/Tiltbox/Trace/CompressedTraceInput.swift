@@ -83,9 +83,10 @@ final class CompressedTraceInput {
     /// Decompresses the whole file at `path`, when it is a zstd stream, and throws at the
     /// first damage: a corrupt block, a checksum that does not match, a cut-off frame.
     /// A plain file (or one that cannot be opened: its reader reports that) returns at
-    /// once. A comparison calls this first, so that damage is reported as damage (exit 2)
-    /// and not as the divergence a damaged record would show before the frame's checksum
-    /// is reached. The error's line is the line of the plain text where the damage was
+    /// once, and so does a line longer than any trace line can be (the reader refuses it
+    /// at its own limit). A comparison calls this first, so that damage is reported as
+    /// damage (exit 2) and not as the divergence a damaged record would show before the
+    /// frame's checksum is reached. The error's line is the line of the plain text where the damage was
     /// found.
     static func checkWhole(path: String) throws(InputError) {
         var fd: Int32
@@ -106,11 +107,21 @@ final class CompressedTraceInput {
         let input = try CompressedTraceInput(pending: magic, file: path)
         let output = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
         defer { output.deallocate() }
-        var line = 1
+        var line = 1, lineLength = 0
         while true {
             let n = try input.read(into: output, from: fd, file: path, line: line)
             if n == 0 { return }
-            for byte in UnsafeRawBufferPointer(rebasing: output[0..<n]) where byte == 0x0A { line += 1 }
+            var at = output.baseAddress!, left = n
+            while let newline = memchr(at, 0x0A, left) {
+                line += 1
+                lineLength = 0
+                left -= newline - at + 1
+                at = newline + 1
+            }
+            lineLength += left
+            // A line no trace can hold (a frame inflating to one endless line): the reader
+            // refuses it at its own, tighter, limit; no need to inflate the rest here.
+            if lineLength > TraceStream.maxHeaderLineBytes { return }
         }
     }
 

@@ -84,9 +84,9 @@ final class CompressedTraceInput {
     /// first damage: a corrupt block, a checksum that does not match, a cut-off frame.
     /// A plain file (or one that cannot be opened: its reader reports that) returns at
     /// once, and so does a line longer than any trace line can be (the reader refuses it
-    /// at its own limit). A comparison calls this first, so that damage is reported as
-    /// damage (exit 2) and not as the divergence a damaged record would show before the
-    /// frame's checksum is reached. The error's line is the line of the plain text where the damage was
+    /// at its own limit). `TraceStream` calls this first, so that damage is reported as
+    /// damage (exit 2) and not as the divergence or syntax error a damaged record would
+    /// show before the frame's checksum is reached. The error's line is the line of the plain text where the damage was
     /// found.
     static func checkWhole(path: String) throws(InputError) {
         var fd: Int32

@@ -80,8 +80,14 @@ public final class TraceStream {
     /// Opens the trace at `path` and reads its header. A file whose first line is not a
     /// trace header is named as what it is when it is another of Tiltbox's kinds ("this
     /// is a Tiltbox scenario, not a trace").
+    ///
+    /// A zstd-compressed trace is first decompressed whole without being kept
+    /// (`CompressedTraceInput.checkWhole`), so a damaged block or a checksum that does not
+    /// match is reported as such, at its line, before any record is returned (and not as
+    /// the divergence or syntax error the damaged text would show first).
     public convenience init(path: String, verifyDigest: Bool = true) throws(InputError) {
         do {
+            try CompressedTraceInput.checkWhole(path: path)
             try self.init(lines: LineSource.open(path), file: path, verifyDigest: verifyDigest)
         } catch where (error.line ?? 1) <= 1 {
             if let kind = TiltboxFileKind.ofFile(atPath: path), kind != .trace {
@@ -89,14 +95,6 @@ public final class TraceStream {
             }
             throw error
         }
-    }
-
-    /// Checks a zstd-compressed trace whole (every block and the frame's checksum)
-    /// before it is compared, so damage is reported as damage, at its line, and not as a
-    /// divergence. A plain trace returns at once (its lines are checked as they are read).
-    /// - Throws: `InputError` naming the file and the line where the damage was found.
-    public static func checkCompressed(path: String) throws(InputError) {
-        try CompressedTraceInput.checkWhole(path: path)
     }
 
     /// Reads trace text held in memory; `file` names it in errors.

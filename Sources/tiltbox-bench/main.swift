@@ -14,8 +14,11 @@
 // `--pairs 1`, the collected instructions divided by the doubles printed are the
 // formatter's instructions per double.
 //
+// `--only zst` runs the full trace compressed (`.zst`) once; `--only zst-ratio` times it
+// against the C loop and the plain full trace (CompressedTraceBench.swift).
+//
 //   tiltbox-bench [--sizes 100,1000,5000,10000] [--pairs 5] [--steps 1200]
-//                 [--hash CELL:COUNT] [--write-scenario N] [--only c|none|full|every10|numbers]
+//                 [--hash CELL:COUNT] [--write-scenario N] [--only c|none|full|every10|zst|numbers|zst-ratio]
 //   (or BENCH_SIZES, BENCH_PAIRS, BENCH_STEPS, BENCH_HASH in the environment)
 
 import CNumberFormat
@@ -63,7 +66,7 @@ struct Options {
             case "--steps": o.steps = Int(value) ?? bad("--steps \(value)")
             case "--hash": o.hash = hashSpec(value) ?? bad("--hash \(value)")
             case "--write-scenario": o.writeScenario = Int(value) ?? bad("--write-scenario \(value)")
-            case "--only" where ["c", "none", "full", "every10", "numbers"].contains(value): o.only = value
+            case "--only" where ["c", "none", "full", "every10", "numbers", "zst", "zst-ratio"].contains(value): o.only = value
             default: usage("unknown option \(flag)")
             }
         }
@@ -82,7 +85,7 @@ func warn(_ text: String) {
 func bad<T>(_ problem: String) -> T { usage(problem) }
 
 func usage(_ problem: String) -> Never {
-    warn("tiltbox-bench: \(problem)\nusage: tiltbox-bench [--sizes 100,1000,5000,10000] [--pairs 5] [--steps 1200] [--hash CELL:COUNT] [--write-scenario N] [--only c|none|full|every10|numbers]\n")
+    warn("tiltbox-bench: \(problem)\nusage: tiltbox-bench [--sizes 100,1000,5000,10000] [--pairs 5] [--steps 1200] [--hash CELL:COUNT] [--write-scenario N] [--only c|none|full|every10|zst|numbers|zst-ratio]\n")
     exit(2)
 }
 
@@ -229,15 +232,25 @@ if options.only == "numbers" {
     exit(0)
 }
 
+if options.only == "zst-ratio" {
+    let reports = try options.sizes.map { n in
+        try benchCompressedTrace(n: n, steps: options.steps, pairs: options.pairs, path: tracePath)
+    }
+    printCompressedTraceTable(reports, pairs: options.pairs, steps: options.steps)
+    exit(reports.allSatisfy(\.hashesAgree) ? 0 : 1)
+}
+
 if let only = options.only {
     for n in options.sizes {
         let scenario = BenchmarkPile.scenario(n: n)
-        let every: [String: Int?] = ["none": nil, "full": 1, "every10": 10]
+        let every: [String: Int?] = ["none": nil, "full": 1, "every10": 10, "zst": 1]
         let result = only == "c" ? runC(n: n, steps: options.steps)
-            : try runTiltbox(scenario, steps: options.steps, every: every[only]!, tracePath: tracePath)
+            : try runTiltbox(scenario, steps: options.steps, every: every[only]!,
+                             tracePath: only == "zst" ? tracePath + ".zst" : tracePath)
         print("N=\(n) \(only): hash \(String(result.hash, radix: 16))")
     }
     unlink(tracePath)
+    unlink(tracePath + ".zst")
     exit(0)
 }
 

@@ -14,6 +14,11 @@ import Darwin
 /// of step n + 1, and the step loop waits only when every slot is still in use. The bytes
 /// written are the same as if it were done inline, in the same order.
 ///
+/// A path ending in `.zst` is written as one zstd frame (level 1, with its checksum): the
+/// writer thread hands the buffer to a compressor (`TraceByteSink`) instead of `write(2)`,
+/// and `finish` closes the frame after the end line, so `zstd -dc` gives exactly the plain
+/// trace of the same run.
+///
 /// Only whole lines ever enter the buffer and every flush writes the whole buffer
 /// (looping over short writes and `EINTR`), so a trace never ends in a half-written line.
 /// A regular file is written under a temporary name beside its path and renamed into place

@@ -202,8 +202,9 @@ public final class TraceWriter {
 }
 
 /// Formats a trace's lines into one reusable byte buffer, keeps the digest and hands whole
-/// buffers to the byte sink (the file descriptor, or zstd then the descriptor). Not `Sendable`: the `RecordPipeline` owns it behind a
-/// `Mutex`, so the writer thread and the owner can only reach it under that lock.
+/// buffers to the byte sink (the file descriptor, or zstd then the descriptor). Not
+/// `Sendable`: the `RecordPipeline` owns it behind a `Mutex`, so the writer thread and the
+/// owner can only reach it under that lock.
 final class TraceEncoder {
     let header: TraceHeader
     let path: String

@@ -11,6 +11,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_INSTALL = $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends
 CHIPMUNK_HEADER := /usr/include/chipmunk/chipmunk.h
 FMT_HEADER := /usr/include/fmt/format.h
+ZSTD_HEADER := /usr/include/zstd.h
 RELEASE_BIN := .build/release/tiltbox
 # `make install BIN=path` installs that binary instead of building the release one.
 BIN := $(RELEASE_BIN)
@@ -32,10 +33,12 @@ all: build
 
 # Debian's libchipmunk-dev (Chipmunk 7.0.3) ships no pkg-config file: look for its header.
 # libfmt-dev (header-only use) gives the trace writer its shortest round-trip digits.
+# libzstd-dev compresses and reads `.zst` traces (zstd's streaming API).
 deps:
 	@missing=""; \
 	[ -f $(CHIPMUNK_HEADER) ] || missing="$$missing libchipmunk-dev"; \
 	[ -f $(FMT_HEADER) ] || missing="$$missing libfmt-dev"; \
+	[ -f $(ZSTD_HEADER) ] || missing="$$missing libzstd-dev"; \
 	if [ -n "$$missing" ]; then \
 		echo "make: installing$$missing with apt"; \
 		$(SUDO) apt-get update -qq && $(APT_INSTALL) $$missing; \
@@ -47,12 +50,14 @@ deps:
 # tests that compare Tiltbox with the same scenes built in pymunk, bit for bit, and the
 # schedulers batch runs are sharded over: GNU parallel, and Slurm (slurmctld, slurmd, sbatch…)
 # with munge for the single-node cluster the tests start. The Slurm daemons live in /usr/sbin.
+# The zstd command line tool checks that `.zst` traces decompress to the plain trace.
 test-deps: deps
 	@missing=""; \
 	command -v tmux >/dev/null 2>&1 || missing="$$missing tmux"; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	command -v python3 >/dev/null 2>&1 || missing="$$missing python3"; \
 	command -v parallel >/dev/null 2>&1 || missing="$$missing parallel"; \
+	command -v zstd >/dev/null 2>&1 || missing="$$missing zstd"; \
 	for tool in slurmctld slurmd sbatch squeue sinfo; do \
 		PATH="$$PATH:/usr/sbin:/sbin" command -v $$tool >/dev/null 2>&1 || { missing="$$missing slurm-wlm"; break; }; \
 	done; \

@@ -21,6 +21,11 @@ let package = Package(
             name: "CChipmunk",
             providers: [.apt(["libchipmunk-dev"])]
         ),
+        // Compressed traces (`.zst`): Debian's libzstd-dev, its streaming API, no pkg-config.
+        .systemLibrary(
+            name: "CZstd",
+            providers: [.apt(["libzstd-dev"])]
+        ),
         // Shortest round-trip double formatting for traces: fmt's Dragonbox digits
         // (Debian's libfmt-dev, header-only) laid out exactly as Swift's description.
         .target(name: "CNumberFormat"),
@@ -34,6 +39,7 @@ let package = Package(
             dependencies: [
                 "CChipmunk",
                 "CNumberFormat",
+                "CZstd",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),

@@ -21,8 +21,11 @@
 // `--pairs 1`, the collected instructions divided by the doubles printed are the
 // formatter's instructions per double.
 //
+// `--only zst` runs the full trace compressed (`.zst`) once; `--only zst-ratio` times it
+// against the C loop and the plain full trace (CompressedTraceBench.swift).
+//
 //   tiltbox-bench [--sizes 100,1000] [--pairs 5] [--steps 1200] [--callgrind STRIPPED-BINARY]
-//                 [--hash CELL:COUNT] [--write-scenario N] [--only c|none|full|every10|hashes|zst|numbers]
+//                 [--hash CELL:COUNT] [--write-scenario N] [--only c|none|full|every10|hashes|zst|numbers|zst-ratio]
 //   (or BENCH_SIZES, BENCH_PAIRS, BENCH_STEPS, BENCH_HASH in the environment)
 
 import CNumberFormat
@@ -74,7 +77,7 @@ struct Options {
             case "--hash": o.hash = hashSpec(value) ?? bad("--hash \(value)")
             case "--write-scenario": o.writeScenario = Int(value) ?? bad("--write-scenario \(value)")
             case "--callgrind": o.callgrind = value
-            case "--only" where ["c", "numbers"].contains(value) || Variant(rawValue: value) != nil: o.only = value
+            case "--only" where ["c", "numbers"].contains(value) || Variant(rawValue: value) != nil || value == "zst-ratio": o.only = value
             default: usage("unknown option \(flag)")
             }
         }
@@ -93,7 +96,7 @@ func warn(_ text: String) {
 func bad<T>(_ problem: String) -> T { usage(problem) }
 
 func usage(_ problem: String) -> Never {
-    warn("tiltbox-bench: \(problem)\nusage: tiltbox-bench [--sizes 100,1000] [--pairs 5] [--steps 1200] [--callgrind STRIPPED-BINARY] [--hash CELL:COUNT] [--write-scenario N] [--only c|none|full|every10|hashes|zst|numbers]\n")
+    warn("tiltbox-bench: \(problem)\nusage: tiltbox-bench [--sizes 100,1000] [--pairs 5] [--steps 1200] [--callgrind STRIPPED-BINARY] [--hash CELL:COUNT] [--write-scenario N] [--only c|none|full|every10|hashes|zst|numbers|zst-ratio]\n")
     exit(2)
 }
 
@@ -333,6 +336,14 @@ if options.only == "numbers" {
         print("N=\(n) numbers: \(result.doubles) doubles, \(result.bytes) bytes, \(fmt(result.nanosecondsPerDouble, 1)) ns/double (median of \(options.pairs))")
     }
     exit(0)
+}
+
+if options.only == "zst-ratio" {
+    let reports = try options.sizes.map { n in
+        try benchCompressedTrace(n: n, steps: options.steps, pairs: options.pairs, path: tracePath)
+    }
+    printCompressedTraceTable(reports, pairs: options.pairs, steps: options.steps)
+    exit(reports.allSatisfy(\.hashesAgree) ? 0 : 1)
 }
 
 if let only = options.only {

@@ -41,9 +41,10 @@ extension TiltboxCommand {
             }, open: streams)
         }
 
-        /// `dir/golden.jsonl` → `golden`.
+        /// `dir/golden.jsonl` (or `dir/golden.jsonl.zst`) → `golden`.
         static func stem(_ path: String) -> String {
-            let name = path.split(separator: "/").last.map(String.init) ?? path
+            var name = path.split(separator: "/").last.map(String.init) ?? path
+            if name.hasSuffix(".zst") { name = String(name.dropLast(4)) }
             return name.hasSuffix(".jsonl") ? String(name.dropLast(6)) : name
         }
     }

@@ -86,9 +86,11 @@ extension TiltboxCommand {
             return words.map(ShellWord.quote).joined(separator: " ")
         }
 
-        /// `live.jsonl` → `live-replay.jsonl`.
+        /// `live.jsonl` → `live-replay.jsonl`; `live.jsonl.zst` → `live-replay.jsonl.zst`
+        /// (compressed like the live trace).
         static func replayTracePath(for trace: String) -> String {
-            trace.hasSuffix(".jsonl") ? String(trace.dropLast(6)) + "-replay.jsonl" : trace + "-replay.jsonl"
+            if trace.hasSuffix(".zst") { return replayTracePath(for: String(trace.dropLast(4))) + ".zst" }
+            return trace.hasSuffix(".jsonl") ? String(trace.dropLast(6)) + "-replay.jsonl" : trace + "-replay.jsonl"
         }
     }
 }

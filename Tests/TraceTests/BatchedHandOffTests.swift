@@ -11,7 +11,7 @@ import Testing
     private func serialEncoding(of run: SampleRun, end: TraceEnd, to path: String) throws -> [UInt8] {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         try #require(fd >= 0)
-        let encoder = TraceEncoder(header: run.header, path: path, fd: fd, canCutBack: false, flushThreshold: 64 * 1024)
+        let encoder = TraceEncoder(header: run.header, path: path, sink: try TraceByteSink(fd: fd, compressed: false), canCutBack: false, flushThreshold: 64 * 1024)
         encoder.appendHeader()
         for r in run.records {
             r.states.withUnsafeBufferPointer { encoder.appendRecord(step: r.step, t: r.t, gravity: r.gravity, states: $0) }

@@ -81,8 +81,14 @@ public final class TraceStream {
     /// Opens the trace at `path` and reads its header. A file whose first line is not a
     /// trace header is named as what it is when it is another of Tiltbox's kinds ("this
     /// is a Tiltbox scenario, not a trace").
+    ///
+    /// A zstd-compressed trace is first decompressed whole without being kept
+    /// (`CompressedTraceInput.checkWhole`), so a damaged block or a checksum that does not
+    /// match is reported as such, at its line, before any record is returned (and not as
+    /// the divergence or syntax error the damaged text would show first).
     public convenience init(path: String, verifyDigest: Bool = true) throws(InputError) {
         do {
+            try CompressedTraceInput.checkWhole(path: path)
             try self.init(lines: LineSource.open(path), file: path, verifyDigest: verifyDigest)
         } catch where (error.line ?? 1) <= 1 {
             if let kind = TiltboxFileKind.ofFile(atPath: path), kind != .trace {
@@ -94,7 +100,7 @@ public final class TraceStream {
 
     /// Reads trace text held in memory; `file` names it in errors.
     public convenience init(bytes: [UInt8], file: String, verifyDigest: Bool = true) throws(InputError) {
-        try self.init(lines: LineSource(bytes: bytes), file: file, verifyDigest: verifyDigest)
+        try self.init(lines: LineSource(bytes: bytes, file: file), file: file, verifyDigest: verifyDigest)
     }
 
     private init(lines: LineSource, file: String, verifyDigest: Bool) throws(InputError) {
@@ -175,7 +181,9 @@ public final class TraceStream {
 // MARK: - Lines
 
 /// The lines of a trace, from a file read in 64 KiB chunks or from bytes in memory.
-/// Holds at most one line (and one chunk) at a time.
+/// Holds at most one line (and one chunk) at a time. Input that starts with zstd's magic
+/// number (a `.zst` trace, whatever its name) is decompressed as it is read
+/// (`CompressedTraceInput`), in chunks of the same size.
 private struct LineSource {
     struct Line {
         var range: Range<Int>
@@ -193,10 +201,22 @@ private struct LineSource {
     private var atEnd: Bool
     /// The number of the line last returned.
     private(set) var lineNumber = 0
+    /// Set once the input's first bytes showed a zstd stream.
+    private var compressed: CompressedTraceInput?
+    /// Whether the first bytes of a file have been looked at for zstd's magic number.
+    private var sniffed = false
 
-    init(bytes: [UInt8]) {
-        buffer = bytes
-        atEnd = true
+    /// Bytes in memory: plain trace text, or a zstd stream of it.
+    init(bytes: [UInt8], file: String) throws(InputError) {
+        if ZstdDecompressor.startsStream(bytes) {
+            compressed = try CompressedTraceInput(pending: bytes, file: file)
+            buffer = []
+            atEnd = false
+        } else {
+            buffer = bytes
+            atEnd = true
+        }
+        sniffed = true
     }
 
     private init(fd: Int32) {
@@ -280,17 +300,47 @@ private struct LineSource {
     private mutating func fill(file: String) throws(InputError) {
         let chunk = 1 << 16
         if scratch.isEmpty { scratch = [UInt8](repeating: 0, count: chunk) }
+        if !sniffed { try sniff(file: file) }
         var n: Int
-        repeat {
-            n = scratch.withUnsafeMutableBytes { raw in readBytes(fd, raw.baseAddress!, chunk) }
-        } while n < 0 && errno == EINTR
-        if n < 0 { throw InputError(file: file, reason: String(cString: strerror(errno))) }
+        if let compressed {
+            let fd = self.fd, line = lineNumber + 1
+            let result: Result<Int, InputError> = scratch.withUnsafeMutableBytes { raw in
+                Result { () throws(InputError) in try compressed.read(into: raw, from: fd, file: file, line: line) }
+            }
+            n = try result.get()
+        } else {
+            n = try readChunk(file: file)
+        }
         if n == 0 {
             atEnd = true
             close()
             return
         }
         buffer.append(contentsOf: scratch[0..<n])
+    }
+
+    /// Reads the file's first four bytes (or all of a shorter file) into `buffer` and,
+    /// when they are zstd's magic number, hands them to a decoder instead.
+    private mutating func sniff(file: String) throws(InputError) {
+        sniffed = true
+        while buffer.count < 4 {
+            let n = try readChunk(file: file)
+            if n == 0 { break }
+            buffer.append(contentsOf: scratch[0..<n])
+        }
+        if ZstdDecompressor.startsStream(buffer) {
+            compressed = try CompressedTraceInput(pending: buffer, file: file)
+            buffer = []
+        }
+    }
+
+    private mutating func readChunk(file: String) throws(InputError) -> Int {
+        var n: Int
+        repeat {
+            n = scratch.withUnsafeMutableBytes { raw in readBytes(fd, raw.baseAddress!, raw.count) }
+        } while n < 0 && errno == EINTR
+        if n < 0 { throw InputError(file: file, reason: String(cString: strerror(errno))) }
+        return n
     }
 }
 

@@ -17,6 +17,11 @@ import Darwin
 /// written are the same as if it were done inline, in the same order. `flush`, `finish`
 /// and the digest and size accessors hand over the part-filled block first.
 ///
+/// A path ending in `.zst` is written as one zstd frame (level 1, with its checksum): the
+/// writer thread hands the buffer to a compressor (`TraceByteSink`) instead of `write(2)`,
+/// and `finish` closes the frame after the end line, so `zstd -dc` gives exactly the plain
+/// trace of the same run.
+///
 /// Only whole lines ever enter the buffer and every flush writes the whole buffer
 /// (looping over short writes and `EINTR`), so a trace never ends in a half-written line.
 /// A regular file is written under a temporary name beside its path and renamed into place
@@ -58,7 +63,17 @@ public final class TraceWriter {
         self.path = path
         self.flushThreshold = max(1, flushThreshold)
         file = try TraceFile.open(path)
-        let encoder = TraceEncoder(header: header, path: path, fd: file.fd, canCutBack: file.ownsDescriptor,
+        let sink: TraceByteSink
+        do {
+            sink = try TraceByteSink(fd: file.fd, compressed: TraceByteSink.compresses(path))
+        } catch {
+            file.discard()
+            throw TraceWriteError(path: path, operation: "create", code: error.code)
+        }
+        // A compressed trace cannot be cut back to a whole line after a failed write; a
+        // regular file is removed then anyway (see `finish`).
+        let encoder = TraceEncoder(header: header, path: path, sink: sink,
+                                   canCutBack: file.ownsDescriptor && !sink.isCompressed,
                                    flushThreshold: self.flushThreshold)
         encoder.appendHeader()
         if let failure = encoder.failure {
@@ -74,7 +89,9 @@ public final class TraceWriter {
         // whole lines behind, with no end line, where the trace was to be.
         pipeline.stop()
         if !finished {
-            let flushed = pipeline.withEncoder { encoder in encoder.failure == nil && (try? encoder.flush()) != nil }
+            let flushed = pipeline.withEncoder { encoder in
+                encoder.failure == nil && (try? encoder.flush()) != nil && (try? encoder.closeStream()) != nil
+            }
             if flushed {
                 _ = file.publish()
             } else {
@@ -96,10 +113,14 @@ public final class TraceWriter {
     }
 
     /// The length of the trace so far in bytes, counting lines still in the buffer;
-    /// after `finish` it is the size of the file. Waits for the writer thread.
+    /// after `finish` it is the size of the file. For a compressed trace (a path ending
+    /// in `.zst`) it is the compressed bytes written so far, and after `finish` the size
+    /// of the file as well. Waits for the writer thread.
     public var bytesWritten: Int {
         pipeline.drain()
-        return pipeline.withEncoder { $0.flushedBytes + $0.buffer.count }
+        return pipeline.withEncoder { encoder in
+            encoder.sink.isCompressed ? encoder.sink.bytesOut : encoder.flushedBytes + encoder.buffer.count
+        }
     }
 
     /// Records written so far.
@@ -162,6 +183,7 @@ public final class TraceWriter {
                 if let failure = encoder.failure { throw failure }
                 encoder.appendEnd(end)
                 try encoder.flush()
+                try encoder.closeStream()
             }
         } catch {
             file.discard()
@@ -175,19 +197,21 @@ public final class TraceWriter {
 
     /// Hands every buffered line to the system now (for example before a long pause,
     /// so a reader following the file sees whole records). Never writes part of a line.
+    /// A compressed trace's frame stays open, its blocks so far complete and readable.
     public func flush() throws(TraceWriteError) {
         pipeline.drain()
-        try pipeline.withEncoder { (encoder) throws(TraceWriteError) in try encoder.flush() }
+        try pipeline.withEncoder { (encoder) throws(TraceWriteError) in try encoder.flush(throughCompressor: true) }
     }
 }
 
 /// Formats a trace's lines into one reusable byte buffer, keeps the digest and hands whole
-/// buffers to the file descriptor. Not `Sendable`: the `RecordPipeline` owns it behind a
-/// `Mutex`, so the writer thread and the owner can only reach it under that lock.
+/// buffers to the byte sink (the file descriptor, or zstd then the descriptor). Not
+/// `Sendable`: the `RecordPipeline` owns it behind a `Mutex`, so the writer thread and the
+/// owner can only reach it under that lock.
 final class TraceEncoder {
     let header: TraceHeader
     let path: String
-    let fd: Int32
+    let sink: TraceByteSink
     let canCutBack: Bool
     let flushThreshold: Int
     var buffer: JSONLineBuffer
@@ -196,10 +220,10 @@ final class TraceEncoder {
     var recordCount = 0
     var failure: TraceWriteError?
 
-    init(header: TraceHeader, path: String, fd: Int32, canCutBack: Bool, flushThreshold: Int) {
+    init(header: TraceHeader, path: String, sink: TraceByteSink, canCutBack: Bool, flushThreshold: Int) {
         self.header = header
         self.path = path
-        self.fd = fd
+        self.sink = sink
         self.canCutBack = canCutBack
         self.flushThreshold = flushThreshold
         // Room for the threshold plus one more line of a large scene, so steady
@@ -257,12 +281,16 @@ final class TraceEncoder {
     }
 
     /// Writes the whole buffer; on failure records it, cuts the file back to its last
-    /// whole line and throws.
-    func flush() throws(TraceWriteError) {
+    /// whole line and throws. `throughCompressor` also has a compressed trace's pending
+    /// input emitted as complete blocks.
+    func flush(throughCompressor: Bool = false) throws(TraceWriteError) {
         if let failure { throw failure }
         let total = buffer.count
         let written: Result<Void, DescriptorWriteError> = buffer.withUnsafeBytes { raw in
-            Result { () throws(DescriptorWriteError) in try DescriptorOutput.writeAll(fd, raw) }
+            Result { () throws(DescriptorWriteError) in
+                try sink.write(raw)
+                if throughCompressor { try sink.flush() }
+            }
         }
         if case .failure(let error) = written {
             let failed = TraceWriteError(path: path, operation: "write", code: error.code)
@@ -274,6 +302,19 @@ final class TraceEncoder {
         buffer.removeAll()
     }
 
+    /// Ends a compressed trace's zstd frame, after the last `flush` (nothing for a plain
+    /// trace); records and throws a failure like `flush`.
+    func closeStream() throws(TraceWriteError) {
+        if let failure { throw failure }
+        do {
+            try sink.close()
+        } catch {
+            let failed = TraceWriteError(path: path, operation: "write", code: error.code)
+            failure = failed
+            throw failed
+        }
+    }
+
     /// After a failed flush that wrote `written` bytes of the buffer, truncates the file
     /// to the end of the last whole line, so even a disk that fills up mid-write leaves
     /// no half-written line. Standard output (maybe a pipe) cannot be cut back.
@@ -282,7 +323,7 @@ final class TraceEncoder {
         var keep = written
         while keep > 0 && buffer[keep - 1] != 0x0A { keep -= 1 }
         if keep < written {
-            _ = ftruncate(fd, off_t(flushedBytes + keep))
+            _ = ftruncate(sink.fd, off_t(flushedBytes + keep))
         }
         flushedBytes += keep
         buffer.removeFirst(keep)

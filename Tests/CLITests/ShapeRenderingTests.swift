@@ -44,6 +44,7 @@ private struct ShapeReport: Decodable {
     var errors: [String]
     var frameIndex: Int
     var probes: [[Int]?]
+    var probeHits: [String?]
     var zoom: Zoom
     var canvas: PlayerReport.Rect
 
@@ -107,6 +108,7 @@ private struct ShapeReport: Decodable {
         #expect(colours[4] != [255, 255, 255] && colours[4][2] - colours[4][1] > 50, "\(probes[4].0) (purple line): \(colours[4])")
         #expect(near(colours[5], [0x4c, 0xaf, 0x6a]), "\(probes[5].0): \(colours[5])")
         #expect(near(colours[6], [0xa6, 0x6c, 0xc4]), "\(probes[6].0): \(colours[6])")
+        #expect(report.probeHits == ["ball", "plank", "rod", nil, nil, "wedge", "crate"], "hover hit-testing: \(report.probeHits)")
 
         // Zoom and pan, driven by a key, the wheel and a drag as the browser sends them.
         let z = report.zoom

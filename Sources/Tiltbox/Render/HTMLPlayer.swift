@@ -24,7 +24,8 @@ import Foundation
 /// unit), `zoomBy(factor, x, y)`, `resetView()`, `worldToScreen(x, y)` and
 /// `pixelAt(x, y)` (the canvas colour at a world point). Opened with `#test` it plays briefly,
 /// seeks to the end and writes a base64 JSON summary of those into `<pre id="test-output">`
-/// (with `?probe=x,y,x,y...` in the address, the colours at those world points; and the
+/// (with `?probe=x,y,x,y...` in the address, the colours at those world points and the
+/// body ids there, as `crateAt` finds them; and the
 /// view after a `+` key, a wheel turn, a drag and a `0` key);
 /// with `#paused` it does not start playing.
 public struct HTMLPlayer: Sendable {

@@ -598,7 +598,11 @@ h1 { font-size: 15px; margin: 0 0 8px; font-weight: 600; }
       var probe = /[?&]probe=([^&#]*)/.exec(location.search), points = [];
       if (probe) points = decodeURIComponent(probe[1]).split(",").map(Number);
       report.probes = [];
-      for (var p = 0; p + 1 < points.length; p += 2) report.probes.push(pixelAt(points[p], points[p + 1]));
+      report.probeHits = [];
+      for (var p = 0; p + 1 < points.length; p += 2) {
+        report.probes.push(pixelAt(points[p], points[p + 1]));
+        report.probeHits.push(T.crateAt(points[p], points[p + 1]));
+      }
       report.zoom = zoomExercise();
       var out = document.getElementById("test-output");
       out.textContent = btoa(unescape(encodeURIComponent(JSON.stringify(report))));

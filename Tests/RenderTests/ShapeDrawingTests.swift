@@ -37,6 +37,15 @@ import Testing
         #expect(outline.joints.map(\.isDrawn) == [true, true, true, false, true], "an angular joint to the world has no line")
     }
 
+    @Test func withoutAWorldSizeTheBoundingBoxIsPaddedByTheFarthestShape() throws {
+        let text = ShapeTrace.text.replacingOccurrences(of: #""world":{"size":[200,100]},"#, with: "")
+        let scene = try RenderScene(trace: try TraceReader.parse(Array(text.utf8), file: "s.jsonl", verifyDigest: false), file: "s.jsonl")
+        #expect(!scene.hasWorldSize)
+        // Positions and segment ends span (0, 0)…(200, 85); the rod reaches 30 + 3 from its origin: pad 33 + 1.
+        #expect(scene.origin == Vec2(-34, -34) && scene.extent == Vec2(268, 153), "\(scene.origin) \(scene.extent)")
+        #expect(scene.notes.count == 1 && !scene.notes[0].contains("sizes"), "\(scene.notes)")
+    }
+
     @Test func circleIsDrawnAtItsOffsetCentreWithARadiusLineAlongTheBodysAxis() throws {
         let (elements, layout) = try Self.lastPanel()
         let circle = try #require(elements.first { $0.name == "circle" && $0.attributes["data-id"] == "ball" })

@@ -20,7 +20,8 @@ public struct RenderScene: Sendable {
     /// The scenario name, for titles.
     public var title: String
     public var bodies: [String]
-    /// One per body.
+    /// One per body: a crate's size, or for a trace with `shapes` the box around the
+    /// body's shapes (used for the energy's moment and the bounding box's padding).
     public var sizes: [Vec2]
     /// One per body, or `nil` when the trace has none (energies are then per unit mass).
     public var masses: [Double]?

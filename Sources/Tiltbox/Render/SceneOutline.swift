@@ -78,8 +78,7 @@ public struct SceneOutline: Sendable, Equatable {
             for shape in shapes {
                 switch shape {
                 case .circle(let radius, let offset): include(offset, radius)
-                case .box(let size, let radius):
-                    if radius == 0 { half = Vec2(max(half.x, size.x / 2), max(half.y, size.y / 2)) } else { include(size * 0.5, radius) }
+                case .box(let size, let radius): include(size * 0.5, radius)
                 case .polygon(let vertices, let radius): vertices.forEach { include($0, radius) }
                 case .segment(let from, let to, let radius): include(from, radius); include(to, radius)
                 }

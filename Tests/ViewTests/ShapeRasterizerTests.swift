@@ -99,4 +99,34 @@ import Testing
         let none = Self.draw([tiny], joints: [angular], poses: [(20, 20, 0)])
         #expect(!Self.lit(none, 0, 0) && !Self.lit(none, 10, 10), "an angular joint to the world draws nothing")
     }
+
+    @Test func theLiveViewsRasterizerDrawsAScenariosBodiesAndJoints() {
+        // A crate, a kinematic ball and a pivot between them at a world point, as the live view builds it.
+        let crate = CrateSpec(id: "c", position: Vec2(10, 10), size: Vec2(6, 6))
+        let ball = BodySpec(id: "b", type: .kinematic, position: Vec2(30, 30), shapes: [ShapeSpec(geometry: .circle(radius: 5, offset: .zero))])
+        let scenario = Scenario(name: "live", world: WorldSettings(size: Vec2(39, 39)), walls: WallSettings(box: false),
+                                crates: [crate], bodies: [ball],
+                                joints: [JointSpec(kind: .pivot(.world(Vec2(10, 30))), a: .body("c"), b: .body("b"))])
+        let rasterizer = SceneRasterizer(scenario: scenario)
+        var canvas = BrailleCanvas(columns: 20, rows: 10)
+        let states: [Double] = [10, 10, 0, 0, 0, 0, 30, 30, 0, 0, 0, 0]
+        states.withUnsafeBufferPointer { rasterizer.draw(into: &canvas, states: $0) }
+        #expect(Self.lit(canvas, 13, 10) && Self.lit(canvas, 10, 13), "the crate's outline")
+        var ring = 0
+        for x in 0..<40 {
+            for y in 0..<40 {
+                let dx = Double(x) - 30, dy = Double(y) - 30
+                let d = (dx * dx + dy * dy).squareRoot()
+                if d >= 4.5 && d <= 5.5 && Self.lit(canvas, Double(x), Double(y)) { ring += 1 }
+            }
+        }
+        #expect(ring >= 8, "the ball's rim, dashed: \(ring) dots")
+        var colours = Set<UInt8>()
+        for row in 0..<canvas.rows { for column in 0..<canvas.columns { colours.insert(canvas.colour(column: column, row: row)) } }
+        #expect(colours == [0, SceneRasterizer.crateColours[0], SceneRasterizer.kinematicColour], "\(colours)")
+        // The pivot's anchors, made local to each body from their initial poses, both sit at (10, 30).
+        #expect(Self.lit(canvas, 10, 30))
+        #expect(!(14...29).contains { Self.lit(canvas, 10, Double($0)) } && !(11...24).contains { Self.lit(canvas, Double($0), 30) },
+                "a pivot at rest is a point: no line from either body")
+    }
 }

@@ -12,6 +12,18 @@ import Foundation
 /// browsers). Walls and segments are `<line>`s with `stroke-width` 2·radius. The
 /// world area is clipped, so a crate thrown out of the box does not spill into the
 /// next panel.
+///
+/// A trace with `shapes` (see `SceneOutline`) draws every shape in world units too,
+/// each element carrying its body's id in `data-id` and the body type as a class
+/// (`shape dynamic`, `shape kinematic`, `shape static`; a plain crate keeps `crate`):
+/// a circle is a `<circle>` plus a `<line class="radius">` from its centre to the rim
+/// along the body's x axis; a box or polygon is a `<polygon>` of its corners, or with
+/// a radius a `<path>` of the corners grown by the radius (straight edges pushed out,
+/// arcs of that radius at the corners); a segment is a `<line class="capsule">`,
+/// round-capped, of `stroke-width` 2·radius. Dynamic bodies take the crate fills,
+/// kinematic ones a pale fill with a dashed outline, static ones grey. Joints are thin
+/// `<line class="joint">`s between their anchors in the world (a groove joint adds a
+/// dashed `<line class="groove">`).
 @_spi(Tools) public struct FilmStrip: Sendable {
     /// Panels per row.
     public var columns: Int
@@ -88,7 +100,7 @@ import Foundation
             .segment{stroke:#4a4a4a;stroke-linecap:round}
             .crate{stroke:#2b2b2b;stroke-width:0.8;vector-effect:non-scaling-stroke;stroke-linejoin:round}
             .time{fill:#333333}
-            .gravity{stroke:#c0392b;stroke-width:1.6;fill:none}
+            .gravity{stroke:#c0392b;stroke-width:1.6;fill:none}\(scene.outline.isCratesOnly ? "" : "\n" + Self.shapeStyle)
             </style>
             <defs>
             <clipPath id="world-clip"><rect width="\(n(layout.panelSize.x))" height="\(n(layout.panelSize.y))"/></clipPath>
@@ -109,10 +121,10 @@ import Foundation
                     + "x2=\"\(n(segment.to.x))\" y2=\"\(n(segment.to.y))\" stroke-width=\"\(n(2 * segment.radius))\"/>\n"
             }
             for body in scene.bodies.indices {
-                let id = Markup.escape(scene.bodies[body])
-                let points = scene.corners(in: record, body: body).map { "\(n($0.x)),\(n($0.y))" }.joined(separator: " ")
-                out += "<polygon class=\"crate\" data-id=\"\(id)\" points=\"\(points)\" "
-                    + "fill=\"\(Self.crateFills[body % Self.crateFills.count])\"><title>\(id)</title></polygon>\n"
+                out += bodyElements(scene: scene, record: record, body: body)
+            }
+            for joint in scene.outline.joints where joint.isDrawn {
+                out += jointElements(joint, scene: scene, record: record)
             }
             out += "</g></g>\n"
             out += "<text class=\"time\" x=\"\(n((layout.panelSize.x - layout.cellSize.x) / 2 + 2))\" y=\"\(n(layout.panelSize.y + 15))\">"
@@ -121,6 +133,99 @@ import Foundation
             out += "</g>\n"
         }
         out += "</svg>\n"
+        return out
+    }
+
+    // MARK: - Bodies and joints
+
+    /// The style rules for shapes and joints, written only when the trace has any.
+    static let shapeStyle = """
+        .shape{stroke:#2b2b2b;stroke-width:0.8;vector-effect:non-scaling-stroke;stroke-linejoin:round}
+        .shape.kinematic{stroke:#3a4a5c;stroke-dasharray:4 2}
+        .capsule{stroke-linecap:round}
+        .radius{stroke:#2b2b2b;stroke-width:0.8;vector-effect:non-scaling-stroke}
+        .joint{stroke:#7b3fbf;stroke-width:1;vector-effect:non-scaling-stroke}
+        .groove{stroke:#7b3fbf;stroke-width:1;vector-effect:non-scaling-stroke;stroke-dasharray:2 2}
+        """
+    /// The fill of kinematic bodies (with a dashed outline).
+    public static let kinematicFill = "#d5dbe3"
+    /// The fill of static bodies.
+    public static let staticFill = "#9a9a9a"
+
+    /// The fill of body `body` of `type`.
+    static func fill(body: Int, type: BodyType) -> String {
+        switch type {
+        case .dynamic: return crateFills[body % crateFills.count]
+        case .kinematic: return kinematicFill
+        case .static: return staticFill
+        }
+    }
+
+    /// The elements of one body in `record`: a crate exactly as crates were always
+    /// drawn, any other body shape by shape.
+    func bodyElements(scene: RenderScene, record: TraceRecord, body: Int) -> String {
+        func n(_ v: Double) -> String { RenderNumber.text(v, decimals: 2) }
+        func points(_ list: [Vec2]) -> String { list.map { "\(n($0.x)),\(n($0.y))" }.joined(separator: " ") }
+        let id = Markup.escape(scene.bodies[body])
+        let outline = scene.outline.bodies[body]
+        let fill = Self.fill(body: body, type: outline.type)
+        if outline.isCrate {
+            return "<polygon class=\"crate\" data-id=\"\(id)\" points=\"\(points(scene.corners(in: record, body: body)))\" "
+                + "fill=\"\(fill)\"><title>\(id)</title></polygon>\n"
+        }
+        let pose = BodyPose(position: scene.position(in: record, body: body), angle: scene.angle(in: record, body: body))
+        let common = "class=\"shape \(outline.type.rawValue)\" data-id=\"\(id)\""
+        var out = ""
+        for shape in outline.shapes {
+            switch SceneOutline.place(shape, at: pose) {
+            case .circle(let centre, let radius, let rim):
+                out += "<circle \(common) cx=\"\(n(centre.x))\" cy=\"\(n(centre.y))\" r=\"\(n(radius))\" fill=\"\(fill)\">"
+                    + "<title>\(id)</title></circle>\n"
+                out += "<line class=\"radius\" data-id=\"\(id)\" x1=\"\(n(centre.x))\" y1=\"\(n(centre.y))\" "
+                    + "x2=\"\(n(rim.x))\" y2=\"\(n(rim.y))\"/>\n"
+            case .polygon(let corners, let radius) where radius > 0:
+                out += "<path \(common) d=\"\(Self.roundedPath(corners: corners, radius: radius))\" fill=\"\(fill)\">"
+                    + "<title>\(id)</title></path>\n"
+            case .polygon(let corners, _):
+                out += "<polygon \(common) points=\"\(points(corners))\" fill=\"\(fill)\"><title>\(id)</title></polygon>\n"
+            case .segment(let from, let to, let radius):
+                let width = radius > 0 ? "stroke-width=\"\(n(2 * radius))\"" : "stroke-width=\"1.5\" vector-effect=\"non-scaling-stroke\""
+                out += "<line class=\"capsule \(outline.type.rawValue)\" data-id=\"\(id)\" x1=\"\(n(from.x))\" y1=\"\(n(from.y))\" "
+                    + "x2=\"\(n(to.x))\" y2=\"\(n(to.y))\" stroke=\"\(outline.type == .kinematic ? "#8a9bb0" : fill)\" \(width)>"
+                    + "<title>\(id)</title></line>\n"
+            }
+        }
+        return out
+    }
+
+    /// A convex polygon grown by `radius`, as path data in world units: for each
+    /// corner an arc of `radius` about it (`A r r 0 0 1`, counter-clockwise in the
+    /// world), then the next edge pushed out by `radius` along its outward normal.
+    static func roundedPath(corners: [Vec2], radius: Double) -> String {
+        func n(_ v: Double) -> String { RenderNumber.text(v, decimals: 2) }
+        let ends = SceneOutline.cornerArcs(corners: corners, radius: radius)
+        var d = ""
+        for (i, arc) in ends.enumerated() {
+            d += (i == 0 ? "M" : " L") + "\(n(arc.start.x)),\(n(arc.start.y))"
+            d += " A\(n(radius)),\(n(radius)) 0 0 1 \(n(arc.end.x)),\(n(arc.end.y))"
+        }
+        return d + " Z"
+    }
+
+    /// A joint's thin line (and a groove joint's groove) in `record`.
+    func jointElements(_ joint: SceneOutline.Joint, scene: RenderScene, record: TraceRecord) -> String {
+        func n(_ v: Double) -> String { RenderNumber.text(v, decimals: 2) }
+        let line = SceneOutline.line(of: joint) { body in
+            BodyPose(position: scene.position(in: record, body: body), angle: scene.angle(in: record, body: body))
+        }
+        let kind = Markup.escape(joint.kind)
+        var out = ""
+        if let groove = line.groove {
+            out += "<line class=\"groove\" data-kind=\"\(kind)\" x1=\"\(n(groove.0.x))\" y1=\"\(n(groove.0.y))\" "
+                + "x2=\"\(n(groove.1.x))\" y2=\"\(n(groove.1.y))\"/>\n"
+        }
+        out += "<line class=\"joint\" data-kind=\"\(kind)\" x1=\"\(n(line.from.x))\" y1=\"\(n(line.from.y))\" "
+            + "x2=\"\(n(line.to.x))\" y2=\"\(n(line.to.y))\"><title>\(kind)</title></line>\n"
         return out
     }
 

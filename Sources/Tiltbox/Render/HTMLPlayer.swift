@@ -5,6 +5,12 @@ import Foundation
 /// of gravity (x, y) and total kinetic energy over time.
 ///
 /// Nothing is loaded from the network: the style, the script and the data are inline.
+/// Bodies are drawn from the trace's shapes when it has them (see `FilmStrip` for what
+/// each shape looks like; the canvas draws the same). The world view zooms and pans:
+/// the mouse wheel zooms about the pointer, dragging pans, `+`/`−` (keys or buttons)
+/// zoom about the centre and `0` (or the "fit" button) goes back to the whole world,
+/// the view the page opens with.
+///
 /// The data is one JSON object in a `<script type="application/json">` element,
 /// quantised for size: positions to 2 decimals of a world unit, angles (wrapped to
 /// (−π, π]) to 4 decimals, gravity and energy to 3, times in shortest round-trip form.
@@ -14,8 +20,13 @@ import Foundation
 /// For tests and scripting the page exposes `window.tiltbox`: `errors` (messages
 /// caught by `window.onerror`), `seek(t)`, `frameIndex`, `drawnCrates()` (the centres
 /// and angles the canvas last drew, in world units), `crateAt(x, y)` (the id under a
-/// world point) and `nonBackgroundPixels()`. Opened with `#test` it plays briefly,
-/// seeks to the end and writes a base64 JSON summary of those into `<pre id="test-output">`;
+/// world point), `nonBackgroundPixels()`, `view()` (zoom, pan and pixels per world
+/// unit), `zoomBy(factor, x, y)`, `resetView()`, `worldToScreen(x, y)` and
+/// `pixelAt(x, y)` (the canvas colour at a world point). Opened with `#test` it plays briefly,
+/// seeks to the end and writes a base64 JSON summary of those into `<pre id="test-output">`
+/// (with `?probe=x,y,x,y...` in the address, the colours at those world points and the
+/// body ids there, as `crateAt` finds them; and the
+/// view after a `+` key, a wheel turn, a drag and a `0` key);
 /// with `#paused` it does not start playing.
 @_spi(Tools) public struct HTMLPlayer: Sendable {
     /// The cap on kept frames × bodies.
@@ -68,6 +79,7 @@ import Foundation
         numbers(scene.sizes.flatMap { [$0.x, $0.y] }, 3)
         raw(",\n\"segments\":")
         numbers(scene.segments.flatMap { [$0.from.x, $0.from.y, $0.to.x, $0.to.y, $0.radius] }, 3)
+        if !scene.outline.isCratesOnly { appendOutline(scene.outline, to: &out) }
         raw(",\n\"origin\":")
         numbers([scene.origin.x, scene.origin.y], 3)
         raw(",\"extent\":")
@@ -107,6 +119,47 @@ import Foundation
         }
         raw("]}")
         return out
+    }
+
+    /// Appends `"types"`, `"shapes"` and `"joints"` for a scene with more than crates.
+    /// Each body's shapes are arrays led by a letter: `["c", r, ox, oy]`,
+    /// `["b", w, h, r]`, `["p", r, x1, y1, x2, y2, ...]`, `["s", r, x1, y1, x2, y2]`;
+    /// each joint is `[kind, a, b, ax, ay, bx, by]` (body indices, −1 for the world),
+    /// with a groove's ends `gx1, gy1, gx2, gy2` appended. Three decimals.
+    func appendOutline(_ outline: SceneOutline, to out: inout [UInt8]) {
+        func raw(_ text: String) { out.append(contentsOf: text.utf8) }
+        func numbers(_ values: [Double]) {
+            for v in values {
+                out.append(UInt8(ascii: ","))
+                RenderNumber.append(v, decimals: 3, to: &out)
+            }
+        }
+        raw(",\n\"types\":[")
+        raw(outline.bodies.map { "\"\($0.type.rawValue)\"" }.joined(separator: ","))
+        raw("],\n\"shapes\":[")
+        for (i, body) in outline.bodies.enumerated() {
+            raw(i > 0 ? ",[" : "[")
+            for (j, shape) in body.shapes.enumerated() {
+                if j > 0 { raw(",") }
+                switch shape {
+                case .circle(let radius, let offset): raw("[\"c\""); numbers([radius, offset.x, offset.y])
+                case .box(let size, let radius): raw("[\"b\""); numbers([size.x, size.y, radius])
+                case .polygon(let vertices, let radius): raw("[\"p\""); numbers([radius] + vertices.flatMap { [$0.x, $0.y] })
+                case .segment(let from, let to, let radius): raw("[\"s\""); numbers([radius, from.x, from.y, to.x, to.y])
+                }
+                raw("]")
+            }
+            raw("]")
+        }
+        raw("],\n\"joints\":[")
+        for (i, joint) in outline.joints.filter(\.isDrawn).enumerated() {
+            raw(i > 0 ? ",[" : "[")
+            Markup.appendScriptJSONString(joint.kind, to: &out)
+            raw(",\(joint.a ?? -1),\(joint.b ?? -1)")
+            numbers([joint.anchorA.x, joint.anchorA.y, joint.anchorB.x, joint.anchorB.y] + (joint.groove ?? []).flatMap { [$0.x, $0.y] })
+            raw("]")
+        }
+        raw("]")
     }
 
     /// `angle` in (−π, π] (the same rotation, fewer digits).

@@ -24,7 +24,9 @@ window.addEventListener("unhandledrejection", function (event) {
 body { margin: 12px; background: #f6f4ef; color: #222; font: 13px/1.4 system-ui, "DejaVu Sans", Helvetica, Arial, sans-serif; }
 h1 { font-size: 15px; margin: 0 0 8px; font-weight: 600; }
 #stage { position: relative; display: inline-block; }
-#world { display: block; background: #fff; border: 1px solid #9a9a9a; cursor: crosshair; }
+#world { display: block; background: #fff; border: 1px solid #9a9a9a; cursor: crosshair; touch-action: none; }
+#world.dragging { cursor: grabbing; }
+#zoom { font-variant-numeric: tabular-nums; min-width: 44px; text-align: right; }
 #tip { position: absolute; pointer-events: none; background: rgba(20, 20, 20, 0.85); color: #fff; padding: 1px 6px;
        border-radius: 3px; font-size: 12px; white-space: pre; display: none; }
 #controls { display: flex; align-items: center; gap: 8px; margin: 8px 0; max-width: 920px; }
@@ -50,6 +52,10 @@ h1 { font-size: 15px; margin: 0 0 8px; font-weight: 600; }
 <button type="button" class="speed" data-speed="0.25">¼×</button>
 <button type="button" class="speed active" data-speed="1">1×</button>
 <button type="button" class="speed" data-speed="4">4×</button>
+<button id="zoom-out" type="button" title="Zoom out (−)">−</button>
+<span id="zoom">100%</span>
+<button id="zoom-in" type="button" title="Zoom in (+); the mouse wheel zooms about the pointer, dragging pans">+</button>
+<button id="zoom-fit" type="button" title="Show the whole world (0)">fit</button>
 </div>
 <canvas id="chart"></canvas>
 <div id="legend"></div>
@@ -70,9 +76,19 @@ h1 { font-size: 15px; margin: 0 0 8px; font-weight: 600; }
   var ox = D.origin[0], oy = D.origin[1], ex = D.extent[0], ey = D.extent[1];
   var t0 = D.t[0], tEnd = D.t[frames - 1];
 
-  // World canvas: fit the drawn area into 900 x 480 CSS pixels, y up.
+  // World canvas: fit the drawn area into 900 x 480 CSS pixels, y up; a canvas at
+  // least 360 x 240 (a tall or thin world is centred in it), so there is room to zoom.
   var scale = Math.min(900 / ex, 480 / ey);
-  var cssW = Math.max(1, Math.round(ex * scale)), cssH = Math.max(1, Math.round(ey * scale));
+  var fitW = Math.max(1, Math.round(ex * scale)), fitH = Math.max(1, Math.round(ey * scale));
+  var cssW = Math.max(fitW, 360), cssH = Math.max(fitH, 240);
+  var offX = cssW > fitW ? (cssW - ex * scale) / 2 : 0, offY = cssH > fitH ? (cssH - ey * scale) / 2 : 0;
+  // The view: screen = zoom * fitted + pan (CSS pixels); zoom 1 and no pan is "fit".
+  var view = { zoom: 1, panX: 0, panY: 0 };
+  var TYPES = D.types || null, JOINTS = D.joints || [];
+  var SHAPES = D.shapes || D.sizes.reduce(function (list, v, i) {
+    if (i % 2 === 0) list.push([["b", D.sizes[i], D.sizes[i + 1], 0]]);
+    return list;
+  }, []);
   var dpr = window.devicePixelRatio || 1;
   var canvas = document.getElementById("world");
   canvas.style.width = cssW + "px";
@@ -99,7 +115,8 @@ h1 { font-size: 15px; margin: 0 0 8px; font-weight: 600; }
   var state = { frame: 0, time: t0, playing: false, speed: 1, last: null, raf: 0, hover: -1,
                 drawnFrame: -1, drawnStates: null, ticks: 0 };
 
-  document.getElementById("title").textContent = D.title + " \u2014 " + nb + (nb === 1 ? " crate, " : " crates, ") +
+  var noun = D.shapes ? [" body, ", " bodies, "] : [" crate, ", " crates, "];
+  document.getElementById("title").textContent = D.title + " \u2014 " + nb + (nb === 1 ? noun[0] : noun[1]) +
     fmt(tEnd - t0, 2) + " s" + (D.stride > 1 ? " (every " + D.stride + "th of " + D.records + " records shown)" : "");
 
   function fmt(v, digits) { return Number(v).toFixed(digits); }
@@ -115,16 +132,127 @@ h1 { font-size: 15px; margin: 0 0 8px; font-weight: 600; }
     return lo;
   }
 
+  // World units per CSS pixel at the current zoom (for line widths).
+  function unit() { return 1 / (scale * view.zoom); }
+
+  // A convex polygon (flat x, y list, either winding) grown by r: each corner an arc.
+  function roundedPath(v, r) {
+    var n = v.length / 2, area = 0, i, pts = [];
+    for (i = 0; i < n; i++) area += v[2 * i] * v[(2 * i + 3) % (2 * n)] - v[(2 * i + 2) % (2 * n)] * v[2 * i + 1];
+    for (i = 0; i < n; i++) { var j = area < 0 ? n - 1 - i : i; pts.push([v[2 * j], v[2 * j + 1]]); }
+    var normals = pts.map(function (p, k) {
+      var q = pts[(k + 1) % n], dx = q[0] - p[0], dy = q[1] - p[1], l = Math.sqrt(dx * dx + dy * dy);
+      return l > 0 ? [dy / l, -dx / l] : [0, -1];
+    });
+    ctx.beginPath();
+    for (i = 0; i < n; i++) {
+      var a = normals[(i + n - 1) % n], b = normals[i];
+      ctx.arc(pts[i][0], pts[i][1], r, Math.atan2(a[1], a[0]), Math.atan2(b[1], b[0]), false);
+    }
+    ctx.closePath();
+  }
+
+  function polygonPath(v) {
+    ctx.beginPath();
+    ctx.moveTo(v[0], v[1]);
+    for (var k = 2; k + 1 < v.length; k += 2) ctx.lineTo(v[k], v[k + 1]);
+    ctx.closePath();
+  }
+
+  // Body i's shapes, in its own coordinates (the context is already placed and turned).
+  function drawBody(i) {
+    var type = TYPES ? TYPES[i] : "dynamic", u = unit(), list = SHAPES[i], hover = i === state.hover;
+    var fill = type === "kinematic" ? "#d5dbe3" : type === "static" ? "#9a9a9a" : FILLS[i % FILLS.length];
+    ctx.fillStyle = fill;
+    ctx.strokeStyle = hover ? "#000000" : type === "kinematic" ? "#3a4a5c" : "#2b2b2b";
+    ctx.lineWidth = (hover ? 3 : 1) * u;
+    ctx.setLineDash(type === "kinematic" ? [4 * u, 2 * u] : []);
+    for (var j = 0; j < list.length; j++) {
+      var sh = list[j];
+      if (sh[0] === "b" && !(sh[3] > 0)) {
+        ctx.fillRect(-sh[1] / 2, -sh[2] / 2, sh[1], sh[2]);
+        ctx.strokeRect(-sh[1] / 2, -sh[2] / 2, sh[1], sh[2]);
+      } else if (sh[0] === "b" || sh[0] === "p") {
+        var v = sh[0] === "b" ? [-sh[1] / 2, -sh[2] / 2, sh[1] / 2, -sh[2] / 2, sh[1] / 2, sh[2] / 2, -sh[1] / 2, sh[2] / 2]
+                              : sh.slice(2);
+        var r = sh[0] === "b" ? sh[3] : sh[1];
+        if (r > 0) roundedPath(v, r); else polygonPath(v);
+        ctx.fill();
+        ctx.stroke();
+      } else if (sh[0] === "c") {
+        ctx.beginPath();
+        ctx.arc(sh[2], sh[3], sh[1], 0, 2 * Math.PI, false);
+        ctx.fill();
+        ctx.stroke();
+        ctx.beginPath();
+        ctx.moveTo(sh[2], sh[3]);
+        ctx.lineTo(sh[2] + sh[1], sh[3]);
+        ctx.stroke();
+      } else if (sh[0] === "s") {
+        ctx.save();
+        ctx.setLineDash([]);
+        ctx.lineCap = "round";
+        ctx.strokeStyle = type === "kinematic" ? "#8a9bb0" : fill;
+        ctx.lineWidth = Math.max(2 * sh[1], 1.5 * u);
+        ctx.beginPath();
+        ctx.moveTo(sh[2], sh[3]);
+        ctx.lineTo(sh[4], sh[5]);
+        ctx.stroke();
+        ctx.restore();
+      }
+    }
+    ctx.setLineDash([]);
+  }
+
+  // A body's local point in the world, in frame state s.
+  function toWorldOf(s, body, px, py) {
+    if (body < 0) return [px, py];
+    var a = s[3 * body + 2], c = Math.cos(a), sn = Math.sin(a);
+    return [s[3 * body] + px * c - py * sn, s[3 * body + 1] + px * sn + py * c];
+  }
+
+  function drawJoints(s) {
+    var u = unit();
+    ctx.strokeStyle = "#7b3fbf";
+    ctx.fillStyle = "#7b3fbf";
+    for (var j = 0; j < JOINTS.length; j++) {
+      var J = JOINTS[j], a = J[1], b = J[2], pa, pb = toWorldOf(s, b, J[5], J[6]);
+      if (J.length >= 11) {
+        var g0 = toWorldOf(s, a, J[7], J[8]), g1 = toWorldOf(s, a, J[9], J[10]);
+        var dx = g1[0] - g0[0], dy = g1[1] - g0[1], l2 = dx * dx + dy * dy;
+        var t = l2 > 0 ? Math.min(1, Math.max(0, ((pb[0] - g0[0]) * dx + (pb[1] - g0[1]) * dy) / l2)) : 0;
+        pa = [g0[0] + dx * t, g0[1] + dy * t];
+        ctx.lineWidth = u;
+        ctx.setLineDash([2 * u, 2 * u]);
+        ctx.beginPath(); ctx.moveTo(g0[0], g0[1]); ctx.lineTo(g1[0], g1[1]); ctx.stroke();
+        ctx.setLineDash([]);
+      } else {
+        pa = toWorldOf(s, a, J[3], J[4]);
+      }
+      ctx.lineWidth = 1.5 * u;
+      ctx.beginPath(); ctx.moveTo(pa[0], pa[1]); ctx.lineTo(pb[0], pb[1]); ctx.stroke();
+      ctx.beginPath(); ctx.arc(pa[0], pa[1], 2 * u, 0, 2 * Math.PI); ctx.fill();
+      ctx.beginPath(); ctx.arc(pb[0], pb[1], 2 * u, 0, 2 * Math.PI); ctx.fill();
+    }
+  }
+
   function draw() {
-    var f = state.frame, s = D.s[f], k = scale * dpr, i;
+    var f = state.frame, s = D.s[f], k = scale * dpr * view.zoom, i;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.fillStyle = "#ffffff";
     ctx.fillRect(0, 0, canvas.width, canvas.height);
-    ctx.setTransform(k, 0, 0, -k, -k * ox, k * (oy + ey));
+    ctx.setTransform(k, 0, 0, -k, dpr * (view.zoom * (offX - scale * ox) + view.panX),
+                     dpr * (view.zoom * (offY + scale * (oy + ey)) + view.panY));
+    if (offX || offY || view.zoom !== 1 || view.panX || view.panY) {
+      // The world's edge, once it no longer fills the canvas.
+      ctx.strokeStyle = "#c8c8c8";
+      ctx.lineWidth = unit();
+      ctx.strokeRect(ox, oy, ex, ey);
+    }
     ctx.lineCap = "round";
     ctx.strokeStyle = "#4a4a4a";
     for (i = 0; i + 4 < D.segments.length; i += 5) {
-      ctx.lineWidth = Math.max(2 * D.segments[i + 4], 1 / scale);
+      ctx.lineWidth = Math.max(2 * D.segments[i + 4], unit());
       ctx.beginPath();
       ctx.moveTo(D.segments[i], D.segments[i + 1]);
       ctx.lineTo(D.segments[i + 2], D.segments[i + 3]);
@@ -132,23 +260,68 @@ h1 { font-size: 15px; margin: 0 0 8px; font-weight: 600; }
     }
     ctx.lineJoin = "round";
     for (i = 0; i < nb; i++) {
-      var w = D.sizes[2 * i], h = D.sizes[2 * i + 1];
       ctx.save();
       ctx.translate(s[3 * i], s[3 * i + 1]);
       ctx.rotate(s[3 * i + 2]);
-      ctx.fillStyle = FILLS[i % FILLS.length];
-      ctx.fillRect(-w / 2, -h / 2, w, h);
-      ctx.strokeStyle = i === state.hover ? "#000000" : "#2b2b2b";
-      ctx.lineWidth = (i === state.hover ? 3 : 1) / scale;
-      ctx.strokeRect(-w / 2, -h / 2, w, h);
+      drawBody(i);
       ctx.restore();
     }
+    drawJoints(s);
     state.drawnFrame = f;
     state.drawnStates = s;
     drawChart();
     slider.value = String(f);
     clock.textContent = "t = " + fmt(state.time, 3) + " s / " + fmt(tEnd, 2) + " s \u00b7 frame " + (f + 1) + "/" + frames;
+    zoomLabel.textContent = Math.round(view.zoom * 100) + "%";
   }
+
+  // MARK: zoom and pan (CSS pixels of the canvas; the world point under (px, py) stays put)
+  var zoomLabel = document.getElementById("zoom"), lastZoom = null;
+  function worldToScreen(x, y) {
+    return [view.zoom * (offX + scale * (x - ox)) + view.panX, view.zoom * (offY + scale * (oy + ey - y)) + view.panY];
+  }
+  function screenToWorld(px, py) {
+    var bx = (px - view.panX) / view.zoom, by = (py - view.panY) / view.zoom;
+    return [ox + (bx - offX) / scale, oy + ey - (by - offY) / scale];
+  }
+  function zoomBy(factor, px, py) {
+    if (px === undefined) { px = cssW / 2; py = cssH / 2; }
+    var z = Math.min(5000, Math.max(0.05, view.zoom * factor)), f = z / view.zoom, before = screenToWorld(px, py);
+    view.panX = px - f * (px - view.panX);
+    view.panY = py - f * (py - view.panY);
+    view.zoom = z;
+    lastZoom = { at: [px, py], before: before, after: screenToWorld(px, py) };
+    draw();
+  }
+  function resetView() { view.zoom = 1; view.panX = 0; view.panY = 0; draw(); }
+  function canvasPoint(event) {
+    var rect = canvas.getBoundingClientRect();
+    return [event.clientX - rect.left - canvas.clientLeft, event.clientY - rect.top - canvas.clientTop];
+  }
+  canvas.addEventListener("wheel", function (event) {
+    event.preventDefault();
+    var p = canvasPoint(event), dy = event.deltaY * (event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? 400 : 1);
+    zoomBy(Math.exp(-dy * 0.0015), p[0], p[1]);
+  }, { passive: false });
+  var drag = null;
+  canvas.addEventListener("mousedown", function (event) {
+    if (event.button !== 0) return;
+    event.preventDefault();
+    drag = canvasPoint(event);
+    canvas.classList.add("dragging");
+  });
+  window.addEventListener("mousemove", function (event) {
+    if (!drag) return;
+    var p = canvasPoint(event);
+    view.panX += p[0] - drag[0];
+    view.panY += p[1] - drag[1];
+    drag = p;
+    draw();
+  });
+  window.addEventListener("mouseup", function () { drag = null; canvas.classList.remove("dragging"); });
+  document.getElementById("zoom-in").addEventListener("click", function () { zoomBy(1.25); });
+  document.getElementById("zoom-out").addEventListener("click", function () { zoomBy(1 / 1.25); });
+  document.getElementById("zoom-fit").addEventListener("click", resetView);
 
   // MARK: chart (gravity x, y on the left axis; kinetic energy on the right)
   var pad = { left: 48, right: 64, top: 10, bottom: 20 };
@@ -276,9 +449,33 @@ h1 { font-size: 15px; margin: 0 0 8px; font-weight: 600; }
     if (event.key === " ") { event.preventDefault(); setPlaying(!state.playing); }
     else if (event.key === "ArrowRight" && !state.playing) seek(D.t[Math.min(frames - 1, state.frame + 1)]);
     else if (event.key === "ArrowLeft" && !state.playing) seek(D.t[Math.max(0, state.frame - 1)]);
+    else if (event.key === "+" || event.key === "=") zoomBy(1.25);
+    else if (event.key === "-" || event.key === "_" || event.key === "−") zoomBy(1 / 1.25);
+    else if (event.key === "0") resetView();
   });
 
-  // MARK: hover: hit-test the rotated rectangles as drawn, topmost first
+  // MARK: hover: hit-test the shapes as drawn, topmost first
+  function insideShape(sh, lx, ly) {
+    var r, v, k, dx, dy;
+    if (sh[0] === "c") { dx = lx - sh[2]; dy = ly - sh[3]; return dx * dx + dy * dy <= sh[1] * sh[1]; }
+    if (sh[0] === "b") return Math.abs(lx) <= sh[1] / 2 + sh[3] && Math.abs(ly) <= sh[2] / 2 + sh[3];
+    if (sh[0] === "s") return distanceToSegment(lx, ly, sh[2], sh[3], sh[4], sh[5]) <= Math.max(sh[1], 2 * unit());
+    r = sh[1]; v = sh.slice(2);
+    var n = v.length / 2, sign = 0, inside = true;
+    for (k = 0; k < n; k++) {
+      var x0 = v[2 * k], y0 = v[2 * k + 1], x1 = v[(2 * k + 2) % v.length], y1 = v[(2 * k + 3) % v.length];
+      var cross = (x1 - x0) * (ly - y0) - (y1 - y0) * (lx - x0);
+      if (cross !== 0) { if (sign === 0) sign = cross > 0 ? 1 : -1; else if ((cross > 0 ? 1 : -1) !== sign) inside = false; }
+      if (r > 0 && distanceToSegment(lx, ly, x0, y0, x1, y1) <= r) return true;
+    }
+    return inside;
+  }
+  function distanceToSegment(px, py, x0, y0, x1, y1) {
+    var dx = x1 - x0, dy = y1 - y0, l2 = dx * dx + dy * dy;
+    var t = l2 > 0 ? Math.min(1, Math.max(0, ((px - x0) * dx + (py - y0) * dy) / l2)) : 0;
+    var ex2 = px - x0 - t * dx, ey2 = py - y0 - t * dy;
+    return Math.sqrt(ex2 * ex2 + ey2 * ey2);
+  }
   function crateIndexAt(wx, wy) {
     var s = state.drawnStates;
     if (!s) return -1;
@@ -286,14 +483,14 @@ h1 { font-size: 15px; margin: 0 0 8px; font-weight: 600; }
       var dx = wx - s[3 * i], dy = wy - s[3 * i + 1], a = s[3 * i + 2];
       var c = Math.cos(a), sn = Math.sin(a);
       var lx = dx * c + dy * sn, ly = -dx * sn + dy * c;
-      if (Math.abs(lx) <= D.sizes[2 * i] / 2 && Math.abs(ly) <= D.sizes[2 * i + 1] / 2) return i;
+      for (var j = 0; j < SHAPES[i].length; j++) if (insideShape(SHAPES[i][j], lx, ly)) return i;
     }
     return -1;
   }
   canvas.addEventListener("mousemove", function (event) {
     var rect = canvas.getBoundingClientRect();
     var px = event.clientX - rect.left - canvas.clientLeft, py = event.clientY - rect.top - canvas.clientTop;
-    var hit = crateIndexAt(ox + px / scale, oy + ey - py / scale);
+    var w = screenToWorld(px, py), hit = drag ? -1 : crateIndexAt(w[0], w[1]);
     if (hit >= 0) {
       tip.textContent = D.bodies[hit];
       tip.style.left = (px + 14) + "px";
@@ -323,7 +520,20 @@ h1 { font-size: 15px; margin: 0 0 8px; font-weight: 600; }
     }
     return count;
   }
+  // The canvas colour [r, g, b] at a world point (null outside the canvas).
+  function pixelAt(wx, wy) {
+    var p = worldToScreen(wx, wy), x = Math.floor(p[0] * dpr), y = Math.floor(p[1] * dpr);
+    if (!(x >= 0 && y >= 0 && x < canvas.width && y < canvas.height)) return null;
+    var d = ctx.getImageData(x, y, 1, 1).data;
+    return [d[0], d[1], d[2]];
+  }
+  function viewReport() { return { zoom: view.zoom, panX: view.panX, panY: view.panY, scale: scale * view.zoom }; }
   T.seek = seek;
+  T.view = viewReport;
+  T.zoomBy = zoomBy;
+  T.resetView = resetView;
+  T.worldToScreen = worldToScreen;
+  T.pixelAt = pixelAt;
   T.drawnCrates = drawnCrates;
   T.nonBackgroundPixels = nonBackgroundPixels;
   T.crateAt = function (wx, wy) { var i = crateIndexAt(wx, wy); return i >= 0 ? D.bodies[i] : null; };
@@ -332,6 +542,39 @@ h1 { font-size: 15px; margin: 0 0 8px; font-weight: 600; }
   Object.defineProperty(T, "frameIndex", { get: function () { return state.frame; } });
   Object.defineProperty(T, "frameCount", { get: function () { return frames; } });
   Object.defineProperty(T, "time", { get: function () { return state.time; } });
+
+  // For the browser test: the view after a "+" key, a wheel turn at a quarter of the
+  // canvas (and the world point under it before and after), a drag by (30, 20) and
+  // a "0" key, each sent as the browser would send them.
+  function zoomExercise() {
+    var out = { fit: viewReport() }, rect = canvas.getBoundingClientRect();
+    function key(k) { document.dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true })); }
+    function mouse(target, kind, x, y) {
+      target.dispatchEvent(new MouseEvent(kind, { clientX: rect.left + canvas.clientLeft + x, clientY: rect.top + canvas.clientTop + y,
+                                                  button: 0, bubbles: true }));
+    }
+    key("+");
+    out.plus = viewReport();
+    key("0");
+    out.reset = viewReport();
+    var px = Math.round(cssW / 4), py = Math.round(cssH / 4);
+    canvas.dispatchEvent(new WheelEvent("wheel", { deltaY: -300, deltaMode: 0, clientX: rect.left + canvas.clientLeft + px,
+                                                   clientY: rect.top + canvas.clientTop + py, bubbles: true, cancelable: true }));
+    out.wheel = viewReport();
+    // Where the wheel handler saw the pointer, and the world point under it before and after.
+    out.wheelPoint = lastZoom ? lastZoom.at : [];
+    out.worldBefore = lastZoom ? lastZoom.before : [];
+    out.worldAfter = lastZoom ? lastZoom.after : [];
+    mouse(canvas, "mousedown", px, py);
+    mouse(window, "mousemove", px + 30, py + 20);
+    mouse(window, "mouseup", px + 30, py + 20);
+    out.drag = viewReport();
+    key("-");
+    out.minus = viewReport();
+    key("0");
+    out.end = viewReport();
+    return out;
+  }
 
   seek(t0);
   if (location.hash === "#test") {
@@ -352,6 +595,15 @@ h1 { font-size: 15px; margin: 0 0 8px; font-weight: 600; }
         canvas: { left: rect.left + canvas.clientLeft, top: rect.top + canvas.clientTop, width: cssW, height: cssH },
         hoverCentre: nb > 0 ? T.crateAt(drawnCrates()[nb - 1].x, drawnCrates()[nb - 1].y) : null
       };
+      var probe = /[?&]probe=([^&#]*)/.exec(location.search), points = [];
+      if (probe) points = decodeURIComponent(probe[1]).split(",").map(Number);
+      report.probes = [];
+      report.probeHits = [];
+      for (var p = 0; p + 1 < points.length; p += 2) {
+        report.probes.push(pixelAt(points[p], points[p + 1]));
+        report.probeHits.push(T.crateAt(points[p], points[p + 1]));
+      }
+      report.zoom = zoomExercise();
       var out = document.getElementById("test-output");
       out.textContent = btoa(unescape(encodeURIComponent(JSON.stringify(report))));
       out.setAttribute("data-ready", "1");

@@ -10,6 +10,9 @@
 /// - no `sizes`: crates are drawn 32×32, the scenario default;
 /// - no `segments`: none are drawn;
 /// - no `masses`: kinetic energy is per unit mass (every crate weighing 1).
+///
+/// A trace with the header keys `shapes` (and `types`, `joints`) is drawn from them
+/// (`outline`); without them every body is a crate of its `sizes` entry, as before.
 @_spi(Tools) public struct RenderScene: Sendable {
     /// The crate size assumed when a trace has no `sizes`: the scenario default.
     public static let defaultCrateSize = Vec2(32, 32)
@@ -17,11 +20,14 @@
     /// The scenario name, for titles.
     public var title: String
     public var bodies: [String]
-    /// One per body.
+    /// One per body: a crate's size, or for a trace with `shapes` the box around the
+    /// body's shapes (used for the energy's moment and the bounding box's padding).
     public var sizes: [Vec2]
     /// One per body, or `nil` when the trace has none (energies are then per unit mass).
     public var masses: [Double]?
     public var segments: [TraceHeader.Segment]
+    /// Each body's type and shapes, and the joints: what the views draw.
+    public var outline: SceneOutline
     /// Lower-left corner of the drawn area, in world units.
     public var origin: Vec2
     /// Width and height of the drawn area, in world units (both > 0).
@@ -66,7 +72,11 @@
         bodies = header.bodies
         records = trace.records
         notes = []
-        if let sizes = header.sizes, sizes.count == header.bodies.count {
+        outline = SceneOutline(header: header)
+        if let shapes = header.shapes, shapes.count == header.bodies.count {
+            // Kinetic energy and the bounding box's padding use each body's bounding box.
+            sizes = outline.bodies.map(\.boundingSize)
+        } else if let sizes = header.sizes, sizes.count == header.bodies.count {
             self.sizes = sizes
         } else {
             sizes = Array(repeating: Self.defaultCrateSize, count: header.bodies.count)
@@ -108,7 +118,8 @@
             include(segment.to)
         }
         if !lo.isFinite || !hi.isFinite { return (.zero, Vec2(1, 1)) }
-        let pad = (sizes.map { $0.length / 2 }.max() ?? 0) + 1
+        let reach = outline.isCratesOnly ? sizes.map { $0.length / 2 } : outline.bodies.map(\.reach)
+        let pad = (reach.max() ?? 0) + 1
         return (Vec2(lo.x - pad, lo.y - pad), Vec2(hi.x - lo.x + 2 * pad, hi.y - lo.y + 2 * pad))
     }
 
@@ -137,11 +148,13 @@
 
     /// Total kinetic energy Σ ½·m·|v|² + ½·I·ω² with the box moment
     /// I = m·(w² + h²)/12, m from `masses` (1 when the trace has none); `nil` when the
-    /// records have no `vx`, `vy` and `w`.
+    /// records have no `vx`, `vy` and `w`. A body drawn from `shapes` uses its shapes'
+    /// bounding box (an approximation of its moment); kinematic and static bodies,
+    /// which no force moves, are left out.
     public func kineticEnergy(of record: TraceRecord) -> Double? {
         guard let (vx, vy, w) = velocityFields else { return nil }
         var total = 0.0
-        for body in bodies.indices {
+        for body in bodies.indices where outline.bodies[body].type == .dynamic {
             let base = body * stride
             let m = masses?[body] ?? 1
             let size = sizes[body]

@@ -42,6 +42,14 @@ struct BrailleCanvas: Sendable, Equatable {
 
     /// Draws a line between two dots with Bresenham's algorithm (both ends included).
     mutating func line(x0: Int, y0: Int, x1: Int, y1: Int, colour: UInt8 = 0) {
+        var phase = 0
+        line(x0: x0, y0: y0, x1: x1, y1: y1, colour: colour, pattern: .solid, phase: &phase)
+    }
+
+    /// Draws a line like `line(x0:y0:x1:y1:colour:)`, lighting only the dots `pattern`
+    /// keeps; `phase` counts the dots walked, so a polyline's pattern runs on across
+    /// its corners.
+    mutating func line(x0: Int, y0: Int, x1: Int, y1: Int, colour: UInt8, pattern: LinePattern, phase: inout Int) {
         var x = x0, y = y0
         let dx = abs(x1 - x0), dy = -abs(y1 - y0)
         let sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1
@@ -49,7 +57,8 @@ struct BrailleCanvas: Sendable, Equatable {
         // Bounded by the line's length, so a far-off segment cannot spin for long.
         var remaining = max(dx, -dy) + 1
         while remaining > 0 {
-            set(x: x, y: y, colour: colour)
+            if pattern.lights(phase) { set(x: x, y: y, colour: colour) }
+            phase += 1
             if x == x1 && y == y1 { break }
             let e2 = 2 * error
             if e2 >= dy { error += dy; x += sx }
@@ -75,4 +84,19 @@ struct BrailleCanvas: Sendable, Equatable {
     mutating func clear() {
         for i in bits.indices { bits[i] = 0; colours[i] = 0 }
     }
+}
+
+/// Which dots of a line are lit: `on` dots, then `off` dots dark, repeated.
+struct LinePattern: Sendable, Equatable {
+    let on: Int
+    let off: Int
+
+    /// Every dot.
+    static let solid = LinePattern(on: 1, off: 0)
+    /// Three dots lit, two dark: kinematic bodies.
+    static let dashed = LinePattern(on: 3, off: 2)
+    /// Every other dot: joints.
+    static let dotted = LinePattern(on: 1, off: 1)
+
+    func lights(_ phase: Int) -> Bool { off == 0 || phase % (on + off) < on }
 }

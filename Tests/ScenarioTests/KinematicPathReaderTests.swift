@@ -1,5 +1,5 @@
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// Reads `text` as the `path` of body 0, the way the scenario loader hands it over.
 private func readPath(_ text: String) throws(InputError) -> KinematicPath {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// The pose a kinematic path gives over time: keyframes, repeats, the paced Bézier path
 /// and the velocities `drive` derives from them. Expected values are written from the

@@ -3,11 +3,16 @@
 /// Its values are the trace fields in `BodyState` order:
 /// `x`, `y`, `angle`, `vx`, `vy`, `w`.
 public struct CrateState: Hashable, Sendable {
+    /// Position of the body (its centre of gravity), in world units (`cpBodyGetPosition`).
     public var position: Vec2
+    /// Rotation in radians, counter-clockwise (`cpBodyGetAngle`).
     public var angle: Double
+    /// Linear velocity in world units per second (`cpBodyGetVelocity`).
     public var velocity: Vec2
+    /// Angular velocity in radians per second, counter-clockwise positive (`cpBodyGetAngularVelocity`).
     public var angularVelocity: Double
 
+    /// Creates a state from its parts, in the units of the properties above.
     public init(position: Vec2, angle: Double, velocity: Vec2, angularVelocity: Double) {
         self.position = position
         self.angle = angle

@@ -19,6 +19,8 @@ public struct SpaceSettings: Sendable, Hashable {
     /// `cpSpaceGetIdleSpeedThreshold`; 0 lets Chipmunk estimate it from gravity.
     public var idleSpeedThreshold: Double
 
+    /// Creates settings from values already read from a space (or from a trace header's `space` object).
+    /// The values are taken as given; nothing is checked or applied to a space here.
     public init(iterations: Int, damping: Double, collisionSlop: Double, collisionBias: Double,
                 collisionPersistence: Int, sleepTimeThreshold: Double, idleSpeedThreshold: Double) {
         self.iterations = iterations

@@ -6,9 +6,13 @@
 /// the curve parameter `s` with x(s) = u and returns y(s). Both control x values lie
 /// in [0, 1], which makes x(s) monotonic, so the solution is unique.
 public struct CubicBezierTiming: Sendable, Equatable {
+    /// x of the first control point P1, in [0, 1] (progress).
     public let x1: Double
+    /// y of the first control point P1 (fraction of the change; may leave [0, 1] to overshoot).
     public let y1: Double
+    /// x of the second control point P2, in [0, 1] (progress).
     public let x2: Double
+    /// y of the second control point P2 (fraction of the change; may leave [0, 1] to overshoot).
     public let y2: Double
 
     /// How close x(s) must come to `u` (in units of progress). Tighter than the

@@ -8,11 +8,18 @@ import Foundation
 public struct GravityInput: Sendable {
     /// `--tilt FILE`, used instead of the scenario's tilt file.
     public var file: String?
+    /// `--orientation`: how the device was held. `nil` means the scenario's `tilt.orientation`, else portrait.
     public var orientation: Orientation?
+    /// `--g`: world units per 1 g. `nil` means the scenario's `tilt.g`, else the length of `world.gravity`.
     public var g: Double?
+    /// `--interpolate`: how a recording is read between samples. Default `.hold`; keyframe files use their own curves.
     public var interpolation: Interpolation
+    /// `--convention`: the sign convention of a Sensor Logger export, overriding its `Metadata.csv`.
+    /// `nil` keeps the file's own; phyphox is always Android's and g-unit formats have none.
     public var convention: SensorConvention?
 
+    /// Creates the choice of gravity input. The defaults (all `nil`, `.hold`) mean the scenario decides:
+    /// its `tilt` key when it has one, else its constant `world.gravity`.
     public init(file: String? = nil, orientation: Orientation? = nil, g: Double? = nil,
                 interpolation: Interpolation = .hold, convention: SensorConvention? = nil) {
         self.file = file

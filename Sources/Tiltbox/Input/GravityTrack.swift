@@ -9,11 +9,14 @@ public protocol GravityTrack: Sendable {
 
 /// A track that never changes: the scenario's `world.gravity` when there is no tilt input.
 public struct ConstantGravity: GravityTrack {
+    /// The gravity at every time, world units/s².
     public let value: Vec2
 
+    /// Creates a track that returns `value` at every time.
     public init(_ value: Vec2) {
         self.value = value
     }
 
+    /// Returns `value`, whatever `t`.
     public func gravity(at t: Double) -> Vec2 { value }
 }

@@ -7,6 +7,7 @@
 /// Before the first keyframe and after the last the end values hold. Two keyframes
 /// at the same time make a jump; from that time on the later one applies.
 public struct KeyframeGravityTrack: GravityTrack {
+    /// The keyframes, non-empty and sorted by time (equal times allowed: a jump).
     public let keyframes: [Keyframe]
 
     /// - Precondition: `keyframes` is non-empty and sorted by time, with finite values
@@ -18,6 +19,8 @@ public struct KeyframeGravityTrack: GravityTrack {
         self.keyframes = keyframes
     }
 
+    /// The eased value at `t` seconds, world units/s²: the end values hold outside the
+    /// keyframes' time range, and a NaN time gives the first keyframe's value.
     public func gravity(at t: Double) -> Vec2 {
         if t.isNaN { return keyframes[0].gravity }
         var low = 0, high = keyframes.count

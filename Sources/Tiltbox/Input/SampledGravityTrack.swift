@@ -8,9 +8,11 @@
 public struct SampledGravityTrack: GravityTrack {
     /// The samples as given, sorted by time.
     public let samples: [TiltSample]
+    /// How the device was held: maps device-frame readings to world axes.
     public let orientation: Orientation
     /// World units per 1 g.
     public let g: Double
+    /// How times between samples are read: the latest sample (`.hold`, the default) or a straight-line blend.
     public let interpolation: Interpolation
     /// `samples[i].reading` in world units/s².
     private let worldValues: [Vec2]
@@ -36,6 +38,9 @@ public struct SampledGravityTrack: GravityTrack {
         Vec2.zero + orientation.worldVector(fromDevice: reading) * g
     }
 
+    /// The value at `t` seconds, world units/s²: the sample at or before `t` (`.hold`), or a blend
+    /// with the next one (`.linear`). The first value applies before the first sample (and for a NaN
+    /// time), the last after the last.
     public func gravity(at t: Double) -> Vec2 {
         // Index of the latest sample at or before t (the last of equal times).
         let after = Self.firstIndex(in: samples, after: t)

@@ -44,11 +44,13 @@ public struct SpringCurve: Sendable, Equatable, CustomStringConvertible {
         written = "spring(response \(NumberFormat.shortest(response)), dampingRatio \(NumberFormat.shortest(dampingRatio)), v \(NumberFormat.shortest(initialVelocity)))"
     }
 
+    /// The parameters as they were written, such as `spring(response 0.5, dampingRatio 0.8, v 0)`.
     public var description: String { written }
 
     /// The regime the damping ratio puts the spring in.
     public enum Regime: String, Sendable { case underdamped, critical, overdamped }
 
+    /// Under-damped when ζ < 1, critical when ζ is exactly 1, over-damped when ζ > 1.
     public var regime: Regime {
         dampingRatio < 1 ? .underdamped : dampingRatio == 1 ? .critical : .overdamped
     }

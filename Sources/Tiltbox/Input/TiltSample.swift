@@ -9,6 +9,7 @@ public struct TiltSample: Sendable, Equatable {
     /// Device-frame (X, Y) in g, CoreMotion convention.
     public var reading: Vec2
 
+    /// Creates a sample: `t` in seconds, `reading` in g in the CoreMotion device frame.
     public init(t: Double, reading: Vec2) {
         self.t = t
         self.reading = reading

@@ -10,6 +10,7 @@ public enum TimingCurveError: Error, Equatable, Sendable, CustomStringConvertibl
     /// A curve value of the wrong shape (not a name nor `{"cubicBezier": [x1, y1, x2, y2]}`).
     case malformed(String)
 
+    /// One line saying what is wrong, without a location (callers add it).
     public var description: String {
         switch self {
         case .unknownName(let name):

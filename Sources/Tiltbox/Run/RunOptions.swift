@@ -13,6 +13,8 @@ public struct RunOptions: Sendable {
     /// Write hash records (`"h"`) instead of states to the trace (`run --hashes`). Default false.
     public var hashes = false
 
+    /// Creates options; the defaults record every step of the scenario's duration, fed by a
+    /// steady 60 Hz frame clock, not paced in real time.
     public init(every: Int = 1, totalSteps: Int? = nil, frames: FrameProfile = .steady(hz: 60),
                 realtime: Bool = false, fps: Double = 60) {
         self.every = every
@@ -25,6 +27,7 @@ public struct RunOptions: Sendable {
 
 /// What a finished run reports: the figures of `tiltbox run`'s summary.
 public struct RunSummary: Sendable {
+    /// Why the run ended: complete, interrupted, or diverged at a step.
     public var outcome: RunOutcome
     /// Steps taken.
     public var steps: Int

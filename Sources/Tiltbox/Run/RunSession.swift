@@ -25,10 +25,13 @@ extension RecordSink {
 public struct RunFailure: Error, Sendable, CustomStringConvertible {
     /// The run's summary, when the run itself ended and only closing the trace failed.
     public var summary: RunSummary?
+    /// One line for people: the failed write, or the failure of a sink's `finish(end:)`,
+    /// as the error describes itself.
     public var message: String
     /// The trace write that failed, when that is what ended the run (so a caller can
     /// tell a closed pipe, `EPIPE`, from a full disk).
     public var writeError: TraceWriteError?
+    /// `message`.
     public var description: String { message }
 }
 
@@ -115,7 +118,7 @@ public final class RunSession {
         recording = RecordingSink(writer: nil)
         self.sinks = [recording] + sinks
         appliedGravity = .zero
-        var initial = [Double](repeating: 0, count: world.crates.count * BodyState.count)
+        var initial = [Double](repeating: 0, count: world.bodyCount * BodyState.count)
         initial.withUnsafeMutableBufferPointer { world.readStates(into: $0) }
         states = initial
         previousStates = initial
@@ -311,6 +314,7 @@ public final class RunSession {
 
     private func physicsStep(_ n: Int) throws {
         world.step(dt: dt)
+        world.driveKinematicBodies(step: n + 1, dt: dt)
         swap(&states, &previousStates)
         let divergence = states.withUnsafeMutableBufferPointer { buffer -> WorldDivergence? in
             world.readStates(into: buffer)

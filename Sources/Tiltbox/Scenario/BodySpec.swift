@@ -42,6 +42,7 @@ public enum ShapeMass: Sendable, Equatable {
 
 /// One shape of a body (`bodies[i].shapes[j]`).
 public struct ShapeSpec: Sendable, Equatable {
+    /// The shape's kind and size, in its body's coordinates (the `circle`, `box`, `polygon` or `segment` key).
     public var geometry: ShapeGeometry
     /// `nil` for shapes of kinematic and static bodies, which carry no mass.
     public var mass: ShapeMass?
@@ -50,6 +51,7 @@ public struct ShapeSpec: Sendable, Equatable {
     /// Default 0.3, as for crates.
     public var elasticity: Double
 
+    /// Creates a shape; friction and elasticity default to 0.7 and 0.3, the values crates use.
     public init(geometry: ShapeGeometry, mass: ShapeMass? = nil, friction: Double = 0.7, elasticity: Double = 0.3) {
         self.geometry = geometry
         self.mass = mass
@@ -65,18 +67,22 @@ public struct ShapeSpec: Sendable, Equatable {
 public struct BodySpec: Sendable, Equatable {
     /// Unique across crates and bodies; never `"static"`, which names the world in joints.
     public var id: String
+    /// `bodies[i].type`: dynamic (the default), kinematic or static.
     public var type: BodyType
     /// The body's origin in world units (`cpBodySetPosition`).
     public var position: Vec2
     /// Radians, counter-clockwise. Default 0.
     public var angle: Double
+    /// Initial linear velocity, world units per second (`cpBodySetVelocity`). Default zero.
     public var velocity: Vec2
+    /// Initial angular velocity, radians per second, counter-clockwise (`cpBodySetAngularVelocity`). Default 0.
     public var angularVelocity: Double
     /// At least one.
     public var shapes: [ShapeSpec]
     /// For kinematic bodies only: the pose over time, applied before every step.
     public var path: KinematicPath?
 
+    /// Creates a body with the scenario's defaults: dynamic, at angle 0, at rest, with no path.
     public init(id: String, type: BodyType = .dynamic, position: Vec2, angle: Double = 0, velocity: Vec2 = .zero,
                 angularVelocity: Double = 0, shapes: [ShapeSpec], path: KinematicPath? = nil) {
         self.id = id

@@ -58,8 +58,11 @@ public enum JointKind: Sendable, Equatable {
 
 /// One joint of the scenario's `joints` list, created in listed order after every body.
 public struct JointSpec: Sendable, Equatable {
+    /// The joint's kind and its parameters (the key naming it, such as `pin`).
     public var kind: JointKind
+    /// The first body (`a`): the one whose coordinates `anchorA` and a groove are in.
     public var a: JointBody
+    /// The second body (`b`): the one whose coordinates `anchorB` is in.
     public var b: JointBody
     /// `cpConstraintSetMaxForce`; `nil` keeps Chipmunk's infinity.
     public var maxForce: Double?
@@ -70,6 +73,7 @@ public struct JointSpec: Sendable, Equatable {
     /// `cpConstraintSetCollideBodies`; `nil` keeps Chipmunk's true.
     public var collideBodies: Bool?
 
+    /// Creates a joint; each `nil` keeps the Chipmunk default of its `cpConstraintSet…` setter.
     public init(kind: JointKind, a: JointBody, b: JointBody, maxForce: Double? = nil, errorBias: Double? = nil,
                 maxBias: Double? = nil, collideBodies: Bool? = nil) {
         self.kind = kind

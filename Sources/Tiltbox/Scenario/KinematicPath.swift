@@ -22,12 +22,15 @@ public enum PathRotationMode: String, Sendable, Equatable, CaseIterable {
 public struct PoseKeyframe: Sendable, Equatable {
     /// Seconds from the start of the run (of the cycle, when the path repeats).
     public var t: Double
+    /// The body's position at `t`, world units.
     public var position: Vec2
+    /// The body's angle at `t`, radians, counter-clockwise. Default 0.
     public var angle: Double
     /// Shapes the segment that ends at this keyframe (ignored on the first keyframe);
     /// the same vocabulary as tilt keyframes.
     public var curve: TimingCurve
 
+    /// Creates a pose keyframe; the default curve `.linear` blends straight from the previous one.
     public init(t: Double, position: Vec2, angle: Double = 0, curve: TimingCurve = .linear) {
         self.t = t
         self.position = position

@@ -9,7 +9,9 @@ public struct Scenario: Sendable, Equatable {
     public var name: String
     /// One-line description shown by `tiltbox validate`.
     public var description: String
+    /// The `world` key: size, gravity, and the Chipmunk space settings the scenario sets.
     public var world: WorldSettings
+    /// The `timestep` key: steps per second and the step cap per frame.
     public var timestep: TimestepSettings
     /// Simulated seconds to run. Default 10.
     public var duration: Double
@@ -17,6 +19,7 @@ public struct Scenario: Sendable, Equatable {
     public var segments: [SegmentSpec]
     /// The box walls' settings, kept so a renderer can tell walls from segments.
     public var walls: WallSettings
+    /// Every crate in trace order: the listed `crates`, then each of `grids` row by row.
     public var crates: [CrateSpec]
     /// Any other bodies (docs/formats.md §5), after every crate in trace order.
     public var bodies: [BodySpec]
@@ -25,6 +28,11 @@ public struct Scenario: Sendable, Equatable {
     /// Optional tilt input driving gravity; `nil` means constant `world.gravity`.
     public var tilt: TiltSettings?
 
+    /// Creates a scenario with the file format's defaults: a 10-second run at 120 Hz in a
+    /// box of walls, no other segments, bodies or joints, and constant `world.gravity`.
+    ///
+    /// No check is made here: `ScenarioLoader` validates the files it reads, and values
+    /// built in code must respect the same ranges before they reach `World`.
     public init(
         name: String, description: String = "", world: WorldSettings,
         timestep: TimestepSettings = TimestepSettings(), duration: Double = 10,
@@ -110,6 +118,7 @@ public struct WorldSettings: Sendable, Equatable {
     /// Broad phase. Default `.bbtree`.
     public var spatialIndex: SpatialIndex
 
+    /// Creates world settings; every space setting left `nil` keeps Chipmunk's own value.
     public init(size: Vec2, gravity: Vec2 = Vec2(0, -980), iterations: Int? = nil, damping: Double? = nil,
                 collisionSlop: Double? = nil, collisionBias: Double? = nil, collisionPersistence: Int? = nil,
                 sleepTimeThreshold: Double? = nil, idleSpeedThreshold: Double? = nil,
@@ -134,6 +143,7 @@ public struct TimestepSettings: Sendable, Equatable {
     /// The most steps one frame may take before time is dropped. Default 8.
     public var maxStepsPerFrame: Int
 
+    /// Creates timestep settings; the defaults are 120 steps per second and 8 steps per frame.
     public init(hz: Double = 120, maxStepsPerFrame: Int = 8) {
         self.hz = hz
         self.maxStepsPerFrame = maxStepsPerFrame
@@ -147,10 +157,14 @@ public struct TimestepSettings: Sendable, Equatable {
 public struct WallSettings: Sendable, Equatable {
     /// Whether to put four static segments on the edges of the world. Default true.
     public var box: Bool
+    /// Half thickness of each wall, world units (`cpSegmentShapeNew`'s radius). Default 1.
     public var radius: Double
+    /// The walls' friction (`cpShapeSetFriction`). Default 0.8.
     public var friction: Double
+    /// The walls' elasticity (`cpShapeSetElasticity`). Default 0.3.
     public var elasticity: Double
 
+    /// Creates wall settings with the scenario defaults: walls on, radius 1, friction 0.8, elasticity 0.3.
     public init(box: Bool = true, radius: Double = 1, friction: Double = 0.8, elasticity: Double = 0.3) {
         self.box = box
         self.radius = radius
@@ -161,13 +175,18 @@ public struct WallSettings: Sendable, Equatable {
 
 /// One static segment (a wall, a ramp, a shelf).
 public struct SegmentSpec: Sendable, Equatable {
+    /// One end, world coordinates.
     public var from: Vec2
+    /// The other end, world coordinates; never equal to `from`.
     public var to: Vec2
     /// Half thickness in world units. Default 1.
     public var radius: Double
+    /// `cpShapeSetFriction`. Default 0.8.
     public var friction: Double
+    /// `cpShapeSetElasticity`. Default 0.3.
     public var elasticity: Double
 
+    /// Creates a segment on the space's static body (`cpSegmentShapeNew`), with the scenario defaults.
     public init(from: Vec2, to: Vec2, radius: Double = 1, friction: Double = 0.8, elasticity: Double = 0.3) {
         self.from = from
         self.to = to
@@ -179,6 +198,7 @@ public struct SegmentSpec: Sendable, Equatable {
 
 /// One crate: a box-shaped dynamic body.
 public struct CrateSpec: Sendable, Equatable {
+    /// Unique, non-empty; names the crate in trace headers and diffs.
     public var id: String
     /// Centre of the box in world units.
     public var position: Vec2
@@ -188,11 +208,17 @@ public struct CrateSpec: Sendable, Equatable {
     public var angle: Double
     /// Default 1. The moment of inertia follows from the box formula (`cpMomentForBox`).
     public var mass: Double
+    /// `cpShapeSetFriction`; Chipmunk multiplies the two shapes' values at a contact. Default 0.7.
     public var friction: Double
+    /// `cpShapeSetElasticity`; Chipmunk multiplies the two shapes' values at a contact. Default 0.3.
     public var elasticity: Double
+    /// Initial linear velocity, world units per second (`cpBodySetVelocity`). Default zero.
     public var velocity: Vec2
+    /// Initial angular velocity, radians per second, counter-clockwise (`cpBodySetAngularVelocity`). Default 0.
     public var angularVelocity: Double
 
+    /// Creates a crate with the scenario defaults: a 32 × 32 box of mass 1, friction 0.7,
+    /// elasticity 0.3, at angle 0 and at rest.
     public init(id: String, position: Vec2, size: Vec2 = Vec2(32, 32), angle: Double = 0, mass: Double = 1,
                 friction: Double = 0.7, elasticity: Double = 0.3, velocity: Vec2 = .zero,
                 angularVelocity: Double = 0) {
@@ -226,6 +252,8 @@ public struct TiltSettings: Sendable, Equatable {
     /// equality: it says where the settings came from, not what they are.
     public var fileDeclaration: InputError?
 
+    /// Creates tilt settings; `file` is used as given (the loader resolves a relative
+    /// path against the scenario's folder before it gets here).
     public init(file: String, orientation: Orientation = .portrait, g: Double? = nil, fileDeclaration: InputError? = nil) {
         self.file = file
         self.orientation = orientation
@@ -233,6 +261,7 @@ public struct TiltSettings: Sendable, Equatable {
         self.fileDeclaration = fileDeclaration
     }
 
+    /// Equal when file, orientation and g are equal; `fileDeclaration` is ignored.
     public static func == (a: TiltSettings, b: TiltSettings) -> Bool {
         a.file == b.file && a.orientation == b.orientation && a.g == b.g
     }

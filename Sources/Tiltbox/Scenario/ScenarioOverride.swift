@@ -34,7 +34,9 @@ public struct ScenarioOverride: Hashable, Sendable {
     /// How messages name it: `--set PATH=JSON`.
     public var argument: String { "--set \(path)=\(json)" }
 
+    /// Equal when the canonical path and the compact JSON are equal.
     public static func == (a: ScenarioOverride, b: ScenarioOverride) -> Bool { a.path == b.path && a.json == b.json }
+    /// Hashes the canonical path and the compact JSON, as `==` compares them.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(path)
         hasher.combine(json)
@@ -217,6 +219,8 @@ public struct ScenarioOverride: Hashable, Sendable {
         case ["segments"]: return ScenarioLoader.segmentKeys
         case ["crates"]: return ScenarioLoader.crateKeys
         case ["grids"]: return ScenarioLoader.gridKeys
+        case ["bodies"]: return ScenarioLoader.bodyKeys
+        case ["bodies", "shapes"]: return ScenarioLoader.shapeKeys
         case ["grids", "crate"]: return ScenarioLoader.crateBodyKeys
         case ["tilt"]: return ScenarioLoader.tiltKeys
         default: return nil

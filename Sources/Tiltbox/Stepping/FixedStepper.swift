@@ -23,6 +23,10 @@ public struct FixedStepper: Sendable {
     /// Frames fed so far.
     public private(set) var frameCount: Int = 0
 
+    /// Creates an accumulator with no owed time and no steps taken.
+    ///
+    /// - Precondition: `dt` is positive and finite and `maxStepsPerFrame` is at least 1
+    ///   (the scenario loader checks `timestep.hz` and `timestep.maxStepsPerFrame`).
     public init(dt: Double, maxStepsPerFrame: Int) {
         precondition(dt > 0 && dt.isFinite && maxStepsPerFrame >= 1)
         self.dt = dt

@@ -93,6 +93,7 @@ public enum FrameProfile: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The profile as written on the command line: `steady:60`, `jitter:60:7`, `stall:60:1:0.5`, `file:PATH`.
     public var description: String {
         switch self {
         case .steady(let hz): return "steady:\(NumberFormat.shortest(hz))"

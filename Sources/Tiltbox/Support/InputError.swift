@@ -19,6 +19,7 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong, in words.
     public var reason: String
 
+    /// Creates an error; leave out what is not known and the one-line message omits it.
     public init(file: String, line: Int? = nil, column: Int? = nil, path: String? = nil, reason: String) {
         self.file = file
         self.line = line

@@ -3,10 +3,14 @@
 ///
 /// Produced by `TraceReader`, compared by `TraceDiff`.
 public struct Trace: Hashable, Sendable {
+    /// The first line: what was simulated and how the records are laid out.
     public var header: TraceHeader
+    /// Every record line, in file order.
     public var records: [TraceRecord]
+    /// The last line, or `nil` when the trace stops without one.
     public var end: TraceEndLine?
 
+    /// Creates a trace from its parts; `TraceReader` reads one from a file.
     public init(header: TraceHeader, records: [TraceRecord], end: TraceEndLine?) {
         self.header = header
         self.records = records

@@ -6,11 +6,13 @@ public enum TraceComparison: Hashable, Sendable, CustomStringConvertible {
     /// The first difference.
     case diverged(TraceDivergence)
 
+    /// Whether the traces agree: `true` for `.identical`, `false` for `.diverged`.
     public var isIdentical: Bool {
         if case .identical = self { return true }
         return false
     }
 
+    /// `identical (N records)`, or the divergence's one line naming "the first trace" and "the second trace".
     public var description: String {
         switch self {
         case .identical(let records): return "identical (\(records) records)"

@@ -15,6 +15,7 @@ public struct TraceDigest: Hashable, Sendable, CustomStringConvertible {
     /// The hash of everything added so far (the offset basis when nothing was added).
     public private(set) var value: UInt64 = TraceDigest.offsetBasis
 
+    /// An empty digest, holding the offset basis.
     public init() {}
 
     /// Adds one byte: `hash = (hash XOR byte) * prime`, modulo 2^64.
@@ -76,5 +77,6 @@ public struct TraceDigest: Hashable, Sendable, CustomStringConvertible {
     /// The digest as written in a trace's end line: `fnv1a64:` and 16 lowercase hex digits.
     public var text: String { TraceDigest.text(of: value) }
 
+    /// `text`: `fnv1a64:` and 16 lowercase hex digits.
     public var description: String { text }
 }

@@ -35,6 +35,7 @@ public enum TraceDivergence: Hashable, Sendable, CustomStringConvertible {
     /// All records agree but the ends do not.
     case end(EndMismatch)
 
+    /// One line naming the traces "the first trace" and "the second trace" (`describe(.unnamed)`).
     public var description: String { describe(.unnamed) }
 
     /// One line, naming the traces by `sides`.

@@ -12,6 +12,7 @@ public enum TraceEndKind: String, Hashable, Sendable {
 /// `interrupted` is for Ctrl-C and SIGTERM (the trace is flushed and closed with this
 /// line); `error` carries the reason the simulation stopped, such as a non-finite state.
 public struct TraceEnd: Hashable, Sendable {
+    /// `complete`, `interrupted` or `error`: the end line's `end` key.
     public var kind: TraceEndKind
     /// The reason, for an `error` end (written as the end line's `message`).
     public var message: String?
@@ -22,6 +23,7 @@ public struct TraceEnd: Hashable, Sendable {
     /// Frame time in seconds that the step cap discarded (the accumulator's losses).
     public var droppedTime: Double
 
+    /// Creates an end; `message` is only written for an `error` end.
     public init(_ kind: TraceEndKind, message: String? = nil, steps: Int, simTime: Double, droppedTime: Double) {
         self.kind = kind
         self.message = message

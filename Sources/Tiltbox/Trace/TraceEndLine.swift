@@ -4,6 +4,7 @@ public struct TraceEndLine: Hashable, Sendable {
     /// The value of the `end` key (the one end enum, `TraceEndKind`).
     public typealias Kind = TraceEndKind
 
+    /// How the run ended: the end line's `end` key.
     public var kind: Kind
     /// Physics steps taken.
     public var steps: Int
@@ -16,6 +17,7 @@ public struct TraceEndLine: Hashable, Sendable {
     /// The reason, for an `error` end.
     public var message: String?
 
+    /// Creates an end line from its values; `TraceReader` and `TraceStream` read one from a trace.
     public init(kind: Kind, steps: Int, simTime: Double, droppedTime: Double, digest: String, message: String? = nil) {
         self.kind = kind
         self.steps = steps

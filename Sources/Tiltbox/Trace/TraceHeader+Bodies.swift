@@ -18,6 +18,7 @@ extension TraceHeader {
         public var kind: String
         /// Body ids from the header's `bodies`, or `"static"` for the world.
         public var a: String
+        /// The second body's id, or `"static"` for the world.
         public var b: String
         /// In body a's coordinates (world coordinates when `a` is `"static"`).
         public var anchorA: Vec2
@@ -26,6 +27,7 @@ extension TraceHeader {
         /// A groove joint's groove, in body a's coordinates.
         public var groove: [Vec2]?
 
+        /// Creates an outline; anchors default to `[0,0]`, as written for joints without anchors.
         public init(kind: String, a: String, b: String, anchorA: Vec2 = .zero, anchorB: Vec2 = .zero, groove: [Vec2]? = nil) {
             self.kind = kind
             self.a = a

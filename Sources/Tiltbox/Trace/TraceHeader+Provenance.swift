@@ -25,22 +25,29 @@ extension TraceHeader {
         /// The orientation, interpolation, world units per g and sign convention applied to
         /// the tilt input (each `nil` when there is no tilt input or it does not apply).
         public var orientation: Orientation?
+        /// `source.interpolate`: how a recording was read between samples.
         public var interpolate: Interpolation?
+        /// `source.g`: world units per 1 g.
         public var g: Double?
+        /// `source.convention`: the sign convention applied to a Sensor Logger or phyphox recording.
         public var convention: SensorConvention?
         /// Scenario overrides by field path, each value as JSON text, in the order given.
         public var overrides: [Override]
 
         /// One scenario override: a field path and its JSON value as text.
         public struct Override: Hashable, Sendable {
+            /// The field path in canonical form, such as `crates[*].friction` (the key in `source.overrides`).
             public var path: String
+            /// The value as compact JSON text, such as `[0,-500]`.
             public var json: String
+            /// Creates an override from its path and JSON text, taken as given.
             public init(path: String, json: String) {
                 self.path = path
                 self.json = json
             }
         }
 
+        /// Creates a source; every input detail left out is `nil` (written as absent or `null`), and no overrides.
         public init(scenario: String?, scenarioSHA256: String? = nil, tilt: String? = nil, tiltSHA256: String? = nil,
                     tiltFormat: String? = nil, orientation: Orientation? = nil, interpolate: Interpolation? = nil,
                     g: Double? = nil, convention: SensorConvention? = nil, overrides: [Override] = []) {
@@ -89,6 +96,7 @@ extension TraceHeader {
         /// Whether the CPU has fused multiply-add (glibc picks FMA variants of its maths by it).
         public var fma: Bool?
 
+        /// Creates a fingerprint from its values; `nil` where they could not be found out.
         public init(arch: String, os: String, libc: String, chipmunkSHA256: String?, fma: Bool?) {
             self.arch = arch
             self.os = os

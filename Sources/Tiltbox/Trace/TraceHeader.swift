@@ -13,10 +13,14 @@ public struct TraceHeader: Hashable, Sendable {
 
     /// A static segment of the world, for renderers (`{"from":[x,y],"to":[x,y],"radius":r}`).
     public struct Segment: Hashable, Sendable {
+        /// One end, world coordinates.
         public var from: Vec2
+        /// The other end, world coordinates.
         public var to: Vec2
+        /// Half thickness in world units.
         public var radius: Double
 
+        /// Creates a segment outline.
         public init(from: Vec2, to: Vec2, radius: Double) {
             self.from = from
             self.to = to
@@ -81,6 +85,8 @@ public struct TraceHeader: Hashable, Sendable {
     /// The machine that computed it.
     public var platform: Platform?
 
+    /// Creates a header. The required keys come first; every optional key left `nil` is left
+    /// out of the line, and `types`, `shapes` and `joints` are set on the value afterwards.
     public init(
         format: String = TraceHeader.currentFormat,
         scenario: String,

@@ -66,6 +66,7 @@ public final class TraceStream {
 
     /// The file as named in errors.
     public let file: String
+    /// The header, read and checked when the stream was opened.
     public let header: TraceHeader
     /// The end line, once `next()` has returned `nil` (still `nil` for a truncated trace).
     public private(set) var end: TraceEndLine?

@@ -14,6 +14,7 @@ public struct TraceRecord: Hashable, Sendable {
     /// the end digest adds for it); `nil` in a record that holds its states.
     public var hash: UInt64?
 
+    /// Creates a record: `states` in header order, or empty with `hash` for a hash trace.
     public init(step: Int, t: Double, gravity: Vec2, states: [Double], hash: UInt64? = nil) {
         self.step = step
         self.t = t

@@ -4,14 +4,17 @@ public struct TraceSides: Hashable, Sendable {
     /// The first trace in a value comparison (`reference = 1.5`) and in sentences
     /// (`reference trace has 10 bodies`).
     public var a: String
+    /// The first trace as sentences name it (`reference trace has 10 bodies`, `the first trace`).
     public var aTrace: String
     /// The second trace, likewise (`this run = 1.6`, `this run has 11`).
     public var b: String
+    /// The second trace as sentences name it (`this run`, `the second trace`).
     public var bTrace: String
     /// Whether the second side is a run rather than a file (`this run is 'crate-stack'`
     /// rather than `b.jsonl is from 'crate-stack'`).
     public var bIsRun: Bool
 
+    /// Creates names for the two sides; `verify`, `files(_:_:)` and `unnamed` are the usual ones.
     public init(a: String, aTrace: String, b: String, bTrace: String, bIsRun: Bool) {
         self.a = a
         self.aTrace = aTrace

@@ -15,6 +15,7 @@ public struct TraceValueDifference: Hashable, Sendable {
     /// How many representable doubles apart the two are (see `TraceDiff.ulpDistance`).
     public var ulps: UInt64
 
+    /// Creates a difference; `ulps` is computed from `a` and `b`.
     public init(step: Int, time: Double, body: String?, field: String, a: Double, b: Double) {
         self.step = step
         self.time = time

@@ -16,6 +16,7 @@ public struct TraceWriteError: Error, Sendable, Equatable, CustomStringConvertib
     /// The system's text for `code`.
     public var reason: String
 
+    /// Creates an error for `errno` value `code`; `reason` is `strerror(code)`.
     public init(path: String, operation: String, code: Int32) {
         self.path = path
         self.operation = operation
@@ -23,6 +24,7 @@ public struct TraceWriteError: Error, Sendable, Equatable, CustomStringConvertib
         self.reason = String(cString: strerror(code))
     }
 
+    /// One line: `cannot OPERATION trace PATH: REASON`, with `-` named "standard output".
     public var description: String {
         let target = path == "-" ? "standard output" : path
         return "cannot \(operation) trace \(target): \(reason)"

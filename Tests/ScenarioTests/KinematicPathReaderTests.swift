@@ -127,6 +127,27 @@ let badPaths: [BadPath] = [
         #expect(path == expected)
     }
 
+    @Test func theFormatsExamplePlatformGoesAndComesBack() throws {
+        // docs/formats.md §5, the platform's path verbatim.
+        let path = try readPath(#"""
+            { "repeat": "pingpong", "keyframes": [
+                  { "t": 0, "position": [100, 80], "angle": 0 },
+                  { "t": 3, "position": [380, 80], "angle": 0, "curve": "easeInEaseOut" } ] }
+            """#)
+        let track = path.track()
+        #expect(track.pose(at: 0) == KinematicPose(position: Vec2(100, 80), angle: 0))
+        #expect(track.pose(at: 3) == KinematicPose(position: Vec2(380, 80), angle: 0))
+        // easeInEaseOut is symmetric: halfway in time, halfway along; the way back mirrors it.
+        for t in [1.5, 4.5, 7.5] {
+            #expect(abs(track.pose(at: t).position.x - 240) < 1e-9, "t = \(t)")
+        }
+        #expect((track.pose(at: 6).position - Vec2(100, 80)).length < 1e-9)
+        // Moving right on the way out, left on the way back, at rest at the turns.
+        #expect(track.drive(step: 90, dt: 1.0 / 60).velocity.x > 100)
+        #expect(track.drive(step: 270, dt: 1.0 / 60).velocity.x < -100)
+        #expect(abs(track.drive(step: 180, dt: 1.0 / 60).velocity.x) < 2)   // measured 0.98 over the first 1/60 s
+    }
+
     @Test func oneKeyframeIsAParkedBody() throws {
         #expect(try readPath(#"{"keyframes": [{"t": 0, "position": [1, 2], "angle": 3}]}"#)
             == .keyframes([PoseKeyframe(t: 0, position: Vec2(1, 2), angle: 3)], repeat: .none))

@@ -14,8 +14,10 @@
 // `--pairs 1`, the collected instructions divided by the doubles printed are the
 // formatter's instructions per double.
 //
+// `--only draw` times the live view's drawing of one frame of the pile (DrawBench.swift).
+//
 //   tiltbox-bench [--sizes 100,1000,5000,10000] [--pairs 5] [--steps 1200]
-//                 [--hash CELL:COUNT] [--write-scenario N] [--only c|none|full|every10|numbers]
+//                 [--hash CELL:COUNT] [--write-scenario N] [--only c|none|full|every10|numbers|draw]
 //   (or BENCH_SIZES, BENCH_PAIRS, BENCH_STEPS, BENCH_HASH in the environment)
 
 import CNumberFormat
@@ -35,7 +37,7 @@ struct Options {
     var writeScenario: Int?
     /// Run one variant once (`c`, `none`, `full`, `every10`) and print nothing but its
     /// hash: for counting instructions under `valgrind --tool=callgrind`. `numbers` times
-    /// the number formatter alone on the pile's values.
+    /// the number formatter alone on the pile's values, `draw` the live view's drawing of a frame.
     var only: String?
 
     static func parse() -> Options {
@@ -63,7 +65,7 @@ struct Options {
             case "--steps": o.steps = Int(value) ?? bad("--steps \(value)")
             case "--hash": o.hash = hashSpec(value) ?? bad("--hash \(value)")
             case "--write-scenario": o.writeScenario = Int(value) ?? bad("--write-scenario \(value)")
-            case "--only" where ["c", "none", "full", "every10", "numbers"].contains(value): o.only = value
+            case "--only" where ["c", "none", "full", "every10", "numbers", "draw"].contains(value): o.only = value
             default: usage("unknown option \(flag)")
             }
         }
@@ -82,7 +84,7 @@ func warn(_ text: String) {
 func bad<T>(_ problem: String) -> T { usage(problem) }
 
 func usage(_ problem: String) -> Never {
-    warn("tiltbox-bench: \(problem)\nusage: tiltbox-bench [--sizes 100,1000,5000,10000] [--pairs 5] [--steps 1200] [--hash CELL:COUNT] [--write-scenario N] [--only c|none|full|every10|numbers]\n")
+    warn("tiltbox-bench: \(problem)\nusage: tiltbox-bench [--sizes 100,1000,5000,10000] [--pairs 5] [--steps 1200] [--hash CELL:COUNT] [--write-scenario N] [--only c|none|full|every10|numbers|draw]\n")
     exit(2)
 }
 
@@ -225,6 +227,15 @@ if options.only == "numbers" {
     for n in options.sizes {
         let result = try benchNumbers(n: n, steps: options.steps, repeats: options.pairs)
         print("N=\(n) numbers: \(result.doubles) doubles, \(result.bytes) bytes, \(fmt(result.nanosecondsPerDouble, 1)) ns/double (median of \(options.pairs))")
+    }
+    exit(0)
+}
+
+if options.only == "draw" {
+    let frames = 200
+    for n in options.sizes {
+        let result = try benchDraw(n: n, steps: options.steps, frames: frames)
+        print("N=\(n) draw: \(fmt(result.nanosecondsPerFrame, 0)) ns/frame (\(fmt(result.nanosecondsPerFrame / 1e6, 3)) ms, \(drawColumns)×\(drawRows) cells, \(result.bytes) bytes; median of \(frames))")
     }
     exit(0)
 }

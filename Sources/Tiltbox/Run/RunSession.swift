@@ -1,9 +1,9 @@
 /// Receives the body states a run records (step 0, every `every`-th step and the last),
 /// then the run's end, exactly once.
 ///
-/// The trace writer's recording sink, the digest, the bench's collectors and the soak's
-/// memory report are sinks; they only read what they are given and never reach back
-/// into the world.
+/// The trace writer's recording sink, the digest, the bench's collectors, the soak's
+/// memory report and the live view's state buffer (given every step) are sinks; they only
+/// read what they are given and never reach back into the world.
 public protocol RecordSink: AnyObject {
     /// One record: the state after `step` steps, at simulated time `time = step·dt`,
     /// with `gravity` the value the session applied for step `step` (see `RunSession`'s

@@ -35,6 +35,11 @@ struct HUD: Sendable, Equatable {
     /// programs) starts missing frames, and the run drops time.
     static let warningShare = 0.5
 
+    /// The HUD's running average of a figure: the first value as is, then 10 % of each new one.
+    static func runningAverage(_ average: Double, _ value: Double) -> Double {
+        average == 0 ? value : 0.9 * average + 0.1 * value
+    }
+
     /// One of eight arrows pointing the way `v` does (y up), or `·` for zero.
     static func arrow(_ v: Vec2) -> String {
         guard v.length > 0 else { return "·" }

@@ -98,18 +98,13 @@ final class LiveDrawer: Sendable {
                     return
                 }
                 let end = RealTimeClock.now()
-                hud.drawSecondsPerFrame = Self.smoothed(hud.drawSecondsPerFrame, end - start)
+                hud.drawSecondsPerFrame = HUD.runningAverage(hud.drawSecondsPerFrame, end - start)
                 if lastWrite > 0, end > lastWrite {
-                    hud.framesPerSecond = Self.smoothed(hud.framesPerSecond, 1 / (end - lastWrite))
+                    hud.framesPerSecond = HUD.runningAverage(hud.framesPerSecond, 1 / (end - lastWrite))
                 }
                 lastWrite = end
             }
             if stop { return }
         }
-    }
-
-    /// A running average: the first value as is, then 10 % of each new one.
-    static func smoothed(_ average: Double, _ value: Double) -> Double {
-        average == 0 ? value : 0.9 * average + 0.1 * value
     }
 }

@@ -23,6 +23,8 @@ public struct LiveFrameRenderer {
     ///   - current: the states after the last step.
     ///   - alpha: where to draw between `previous` (0) and `current` (1).
     ///   - hud: the status line (cut to `columns` already).
+    ///   - columns: the terminal's width in cells.
+    ///   - terminalRows: the terminal's height in cells, the HUD's row included.
     ///   - clear: erase the screen first (after a resize or a restart).
     public mutating func frame(previous: [Double], current: [Double], alpha: Double, hud: String,
                                columns: Int, terminalRows: Int, clear: Bool) -> String {

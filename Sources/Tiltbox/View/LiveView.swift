@@ -152,7 +152,7 @@ public final class LiveView {
                     _ = try? session.finish()
                     throw error
                 }
-                physicsSecondsPerFrame = LiveDrawer.smoothed(physicsSecondsPerFrame, RealTimeClock.now() - t0)
+                physicsSecondsPerFrame = HUD.runningAverage(physicsSecondsPerFrame, RealTimeClock.now() - t0)
             }
             publish(stepsInLastFrame: steps)
             drawer.frameReady()

@@ -5,7 +5,7 @@
 // rasterise the braille canvas, compose the terminal text with a HUD line) `frames`
 // times on a terminal of `columns`×`rows`, and reports the median nanoseconds per frame.
 
-import Tiltbox
+@_spi(Tools) import Tiltbox
 
 /// A terminal of the size a full-screen live view typically has.
 let drawColumns = 200, drawRows = 60

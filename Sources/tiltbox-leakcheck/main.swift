@@ -1,16 +1,29 @@
-// tiltbox-leakcheck: creates and drops 1 000 worlds (crates, walls and a segment, some
-// dropped mid-run with live contacts) under valgrind memcheck, `make leakcheck`.
+// tiltbox-leakcheck: creates and drops 1 000 worlds (crates, walls and a segment, bodies
+// of every shape kind and type, some dropped mid-run with live contacts) under valgrind memcheck, `make leakcheck`.
 // Any definitely-lost block fails the run.
 import Foundation
-import Tiltbox
+@_spi(Tools) import Tiltbox
 
 let count = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 1000 : 1000
+let bodies = [
+    BodySpec(id: "ball", position: Vec2(100, 250), shapes: [
+        ShapeSpec(geometry: .circle(radius: 10, offset: Vec2(2, 0)), mass: .mass(1))]),
+    BodySpec(id: "compound", position: Vec2(220, 250), shapes: [
+        ShapeSpec(geometry: .box(size: Vec2(30, 10), radius: 1), mass: .density(0.01)),
+        ShapeSpec(geometry: .polygon(vertices: [Vec2(0, 0), Vec2(10, 0), Vec2(0, 10)], radius: 0), mass: .mass(1)),
+        ShapeSpec(geometry: .segment(from: Vec2(-10, 0), to: Vec2(10, 5), radius: 2), mass: .mass(0.5))]),
+    BodySpec(id: "paddle", type: .kinematic, position: Vec2(300, 150), angularVelocity: 1, shapes: [
+        ShapeSpec(geometry: .box(size: Vec2(60, 6), radius: 0))]),
+    BodySpec(id: "shelf", type: .static, position: Vec2(400, 100), shapes: [
+        ShapeSpec(geometry: .segment(from: Vec2(-40, 0), to: Vec2(40, 0), radius: 2))]),
+]
 for i in 0..<count {
     let crates = (0..<8).map { c in
         CrateSpec(id: "c\(c)", position: Vec2(40 + Double(c) * 50, 40 + Double(c % 3) * 30), angle: Double(c) * 0.1)
     }
     var scenario = Scenario(name: "w\(i)", world: WorldSettings(size: Vec2(480, 320)),
-                            segments: [SegmentSpec(from: Vec2(0, 120), to: Vec2(240, 60))], crates: crates)
+                            segments: [SegmentSpec(from: Vec2(0, 120), to: Vec2(240, 60))], crates: crates,
+                            bodies: bodies)
     if i % 2 == 1 { scenario.world.spatialIndex = .hash(cellSize: 40, count: 500) }
     let world = World(scenario: scenario)
     for _ in 0..<(i % 13) { world.step(dt: 1.0 / 120) }

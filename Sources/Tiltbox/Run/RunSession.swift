@@ -126,7 +126,7 @@ public final class RunSession {
         self.sinks = [recording] + sinks
         everyStepSinks = sinks.filter(\.recordsEveryStep)
         appliedGravity = .zero
-        var initial = [Double](repeating: 0, count: world.crates.count * BodyState.count)
+        var initial = [Double](repeating: 0, count: world.bodyCount * BodyState.count)
         initial.withUnsafeMutableBufferPointer { world.readStates(into: $0) }
         states = initial
         previousStates = initial
@@ -324,6 +324,7 @@ public final class RunSession {
 
     private func physicsStep(_ n: Int) throws {
         world.step(dt: dt)
+        world.driveKinematicBodies(step: n + 1, dt: dt)
         swap(&states, &previousStates)
         let divergence = states.withUnsafeMutableBufferPointer { buffer -> WorldDivergence? in
             world.readStates(into: buffer)

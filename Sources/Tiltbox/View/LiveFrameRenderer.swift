@@ -5,7 +5,7 @@
 ///
 /// Keeps its canvas and blend buffer between frames, so a frame of the same size
 /// allocates nothing but its text.
-public struct LiveFrameRenderer {
+@_spi(Tools) public struct LiveFrameRenderer {
     private let rasterizer: SceneRasterizer
     private var canvas = BrailleCanvas(columns: 0, rows: 0)
     private var blended: [Double] = []

@@ -1,5 +1,5 @@
 /// What the live view is asked to do.
-public struct LiveViewOptions: Sendable {
+@_spi(Tools) public struct LiveViewOptions: Sendable {
     /// Display frames per second, paced on the monotonic clock (like `CADisplayLink`).
     public var fps: Double = 60
     /// Record every `every`-th step when a trace is written.
@@ -28,7 +28,7 @@ public struct LiveViewOptions: Sendable {
 }
 
 /// How a live session ended.
-public struct LiveResult: Sendable {
+@_spi(Tools) public struct LiveResult: Sendable {
     /// The outcome of the last run shown (after restarts, the latest one).
     public var outcome: RunOutcome
     public var summary: RunSummary
@@ -45,7 +45,7 @@ public struct LiveResult: Sendable {
 /// session's sink for the states of every step. A `LiveDrawer` thread draws the latest
 /// published frame, interpolated between its last two steps. The run, and so its trace, is
 /// decided by the physics thread alone, exactly as a headless run from the same frames.
-public final class LiveView {
+@_spi(Tools) public final class LiveView {
     private let scenario: Scenario
     private let makeTrack: () throws -> any GravityTrack
     private let options: LiveViewOptions

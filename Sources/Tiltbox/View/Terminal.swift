@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// Canonical mode and echo are turned off but signals stay on, so Ctrl-C still raises
 /// SIGINT, which the run loop sees through `InterruptSignal` and exits cleanly.
-public final class Terminal {
+@_spi(Tools) public final class Terminal {
     private var saved = termios()
     private var active = false
     private let input: Int32
@@ -86,7 +86,7 @@ public final class Terminal {
 /// The terminal's output side: its size, its resizes and whole-frame writes. A value
 /// (the descriptor), so the live view's drawing thread can own it while the physics
 /// thread reads keys from the `Terminal`.
-public struct TerminalScreen: Sendable {
+@_spi(Tools) public struct TerminalScreen: Sendable {
     private let output: Int32
 
     /// Set by SIGWINCH; the view re-reads the size and repaints from scratch.
@@ -117,7 +117,7 @@ public struct TerminalScreen: Sendable {
 }
 
 /// A key the live view understands.
-public enum Key: Equatable, Sendable {
+@_spi(Tools) public enum Key: Equatable, Sendable {
     case character(Character)
     case escape
     case up, down, left, right

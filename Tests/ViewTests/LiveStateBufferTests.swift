@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// The hand-off from the live view's physics thread to its drawing thread: the state
 /// buffer is the session's every-step sink, and a frame the drawer takes is never torn.

@@ -24,8 +24,10 @@
 // `--only zst` runs the full trace compressed (`.zst`) once; `--only zst-ratio` times it
 // against the C loop and the plain full trace (CompressedTraceBench.swift).
 //
+// `--only draw` times the live view's drawing of one frame of the pile (DrawBench.swift).
+//
 //   tiltbox-bench [--sizes 100,1000] [--pairs 5] [--steps 1200] [--callgrind STRIPPED-BINARY]
-//                 [--hash CELL:COUNT] [--write-scenario N] [--only c|none|full|every10|hashes|zst|numbers|zst-ratio]
+//                 [--hash CELL:COUNT] [--write-scenario N] [--only c|none|full|every10|hashes|zst|numbers|zst-ratio|draw]
 //   (or BENCH_SIZES, BENCH_PAIRS, BENCH_STEPS, BENCH_HASH in the environment)
 
 import CNumberFormat
@@ -45,7 +47,7 @@ struct Options {
     var writeScenario: Int?
     /// Run one variant once (`c`, `none`, `full`, `every10`, `hashes`, `zst`) and print
     /// nothing but its hash: for counting instructions under `valgrind --tool=callgrind`.
-    /// `numbers` times the number formatter alone on the pile's values.
+    /// `numbers` times the number formatter alone on the pile's values, `draw` the live view's drawing of a frame.
     var only: String?
     /// A copy of this binary without debug information (valgrind 3.19 cannot read the
     /// toolchain's DWARF), run under callgrind to count the number formatter's instructions.
@@ -77,7 +79,7 @@ struct Options {
             case "--hash": o.hash = hashSpec(value) ?? bad("--hash \(value)")
             case "--write-scenario": o.writeScenario = Int(value) ?? bad("--write-scenario \(value)")
             case "--callgrind": o.callgrind = value
-            case "--only" where ["c", "numbers"].contains(value) || Variant(rawValue: value) != nil || value == "zst-ratio": o.only = value
+            case "--only" where ["c", "numbers"].contains(value) || Variant(rawValue: value) != nil || value == "zst-ratio" || value == "draw": o.only = value
             default: usage("unknown option \(flag)")
             }
         }
@@ -96,7 +98,7 @@ func warn(_ text: String) {
 func bad<T>(_ problem: String) -> T { usage(problem) }
 
 func usage(_ problem: String) -> Never {
-    warn("tiltbox-bench: \(problem)\nusage: tiltbox-bench [--sizes 100,1000] [--pairs 5] [--steps 1200] [--callgrind STRIPPED-BINARY] [--hash CELL:COUNT] [--write-scenario N] [--only c|none|full|every10|hashes|zst|numbers|zst-ratio]\n")
+    warn("tiltbox-bench: \(problem)\nusage: tiltbox-bench [--sizes 100,1000] [--pairs 5] [--steps 1200] [--callgrind STRIPPED-BINARY] [--hash CELL:COUNT] [--write-scenario N] [--only c|none|full|every10|hashes|zst|numbers|zst-ratio|draw]\n")
     exit(2)
 }
 
@@ -300,12 +302,11 @@ func numberInstructionsPerDouble(stripped: String) -> (instructions: Double, dou
 
 // MARK: - Live view drawing
 
-/// The live view's drawing cost per frame at `crates` crates, in milliseconds: the hook
-/// for the live view's own draw-cost measurement. This build's live view draws on the
-/// physics thread and has no separate measurement, so it returns `nil` and the table
-/// prints n/a.
+/// The live view's drawing cost per frame at `crates` crates, in milliseconds: blending,
+/// rasterising and composing one frame of the settled pile on a 200×60 terminal, as the
+/// live view's drawing thread does (`--only draw`, DrawBench.swift), median of 200 frames.
 func liveViewDrawMilliseconds(crates: Int) -> Double? {
-    nil
+    (try? benchDraw(n: crates, steps: 120, frames: 200)).map { $0.nanosecondsPerFrame / 1e6 }
 }
 
 // MARK: - Scenario file
@@ -344,6 +345,15 @@ if options.only == "zst-ratio" {
     }
     printCompressedTraceTable(reports, pairs: options.pairs, steps: options.steps)
     exit(reports.allSatisfy(\.hashesAgree) ? 0 : 1)
+}
+
+if options.only == "draw" {
+    let frames = 200
+    for n in options.sizes {
+        let result = try benchDraw(n: n, steps: options.steps, frames: frames)
+        print("N=\(n) draw: \(fmt(result.nanosecondsPerFrame, 0)) ns/frame (\(fmt(result.nanosecondsPerFrame / 1e6, 3)) ms, \(drawColumns)×\(drawRows) cells, \(result.bytes) bytes; median of \(frames))")
+    }
+    exit(0)
 }
 
 if let only = options.only {

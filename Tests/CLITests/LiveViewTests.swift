@@ -137,6 +137,50 @@ import Testing
         #expect(diff.stdout.contains("identical"), "\(diff.stdout)")
     }
 
+    @Test func hudShowsPhysicsAndDrawingCostPerFrameWithTheirSharesOfTheFrame() throws {
+        try #require(TmuxSession.isAvailable, "tmux is needed (make test installs it)")
+        let directory = try TemporaryDirectory()
+        let session = try TmuxSession(command: "\(Self.binary) run \(PackageFiles.scenario("pile-100.json")) --fps 50",
+                                      columns: 160, directory: directory)
+        let costs = /phys (\d+\.\d\d)ms (\d+)% │ draw (\d+\.\d\d)ms (\d+)% │/
+        var figures: (physics: Double, physicsShare: Double, draw: Double, drawShare: Double)?
+        // Wait until both running averages have figures (the drawer's first frame has none yet).
+        _ = try session.wait(seconds: 15) {
+            let hud = try session.capture().split(separator: "\n").last { $0.contains("fps") } ?? ""
+            guard let match = hud.firstMatch(of: costs),
+                  let p = Double(match.1), let ps = Double(match.2), let d = Double(match.3), let ds = Double(match.4) else { return false }
+            figures = (p, ps, d, ds)
+            return p > 0 && d > 0
+        }
+        let f = try #require(figures, "no phys and draw figures on the HUD")
+        #expect(f.physics > 0 && f.draw > 0, "\(f)")
+        // Each share is its cost over the frame budget, 1/50 s = 20 ms (the figures are rounded).
+        #expect(abs(f.physicsShare - f.physics / 20 * 100) <= 1, "\(f)")
+        #expect(abs(f.drawShare - f.draw / 20 * 100) <= 1, "\(f)")
+        try session.send("q")
+        #expect(session.exitStatus(within: 10) == 0)
+    }
+
+    @Test func theThreadedLiveViewRecordsTheSameTraceAsAHeadlessRun() throws {
+        try #require(TmuxSession.isAvailable, "tmux is needed (make test installs it)")
+        let directory = try TemporaryDirectory()
+        let scenario = PackageFiles.scenario("pile-100.json")
+        let live = directory.path("live.jsonl"), headless = directory.path("headless.jsonl")
+        // A scripted session: the scenario's own gravity, a record every 7 steps (the view's
+        // buffer still gets every step), closed by itself at the end.
+        let session = try TmuxSession(
+            command: "\(Self.binary) run \(scenario) --view terminal --trace \(live) --duration 1.5 --every 7 --exit-at-end",
+            directory: directory)
+        #expect(session.exitStatus(within: 30) == 0)
+        let run = try TiltboxBinary.run(["run", scenario, "--view", "none", "--trace", headless, "--duration", "1.5", "--every", "7"],
+                                        in: directory)
+        #expect(run.status == 0, "headless: \(run.stderr)")
+        let diff = try TiltboxBinary.run(["diff", live, headless], in: directory)
+        #expect(diff.status == 0, "diff: \(diff.stdout) \(diff.stderr)")
+        // Steps 0, 7, …, 175 and the last, 180.
+        #expect(diff.stdout.contains("identical: 27 records"), "\(diff.stdout)")
+    }
+
     @Test func terminalViewIsRefusedWhenStandardOutputIsNotATerminal() throws {
         let directory = try TemporaryDirectory()
         let run = try TiltboxBinary.run(["run", PackageFiles.scenario("bounce.json"), "--view", "terminal"], in: directory)

@@ -180,22 +180,36 @@ import Testing
 
     @Test func budgetShareAboveHalfIsHighlighted() {
         var hud = HUD()
-        hud.dt = 0.01
-        hud.physicsSecondsPerStep = 0.004
+        hud.frameBudget = 0.01
+        hud.physicsSecondsPerFrame = 0.004
         #expect(!hud.render(width: 200).contains("\u{1B}[7"))
-        hud.physicsSecondsPerStep = 0.006
+        hud.physicsSecondsPerFrame = 0.006
         let line = hud.render(width: 200)
         #expect(line.contains("\u{1B}[7;31mphys 6.00ms 60%\u{1B}[0m"))
     }
 
     @Test func withoutColourTheBudgetWarningIsReverseVideoOnly() {
         var hud = HUD()
-        hud.dt = 0.01
-        hud.physicsSecondsPerStep = 0.006
+        hud.frameBudget = 0.01
+        hud.physicsSecondsPerFrame = 0.006
         hud.colour = false
         let line = hud.render(width: 200)
         #expect(line.contains("\u{1B}[7mphys 6.00ms 60%\u{1B}[0m"), "\(line)")
         #expect(!line.contains("31m"))
+    }
+
+    @Test func hudShowsPhysicsAndDrawingCostPerFrameEachWithItsShareOfTheFrameAndItsOwnWarning() {
+        var hud = HUD()
+        hud.frameBudget = 1.0 / 60
+        hud.physicsSecondsPerFrame = 0.0125
+        hud.drawSecondsPerFrame = 0.0005
+        #expect(hud.text().contains("│ phys 12.50ms 75% │ draw 0.50ms 3% │ drop"), "\(hud.text())")
+        var line = hud.render(width: 200)
+        #expect(line.contains("\u{1B}[7;31mphys 12.50ms 75%\u{1B}[0m │ draw 0.50ms 3% │"), "\(line)")
+        hud.physicsSecondsPerFrame = 0.001
+        hud.drawSecondsPerFrame = 0.01
+        line = hud.render(width: 200)
+        #expect(line.contains("phys 1.00ms 6% │ \u{1B}[7;31mdraw 10.00ms 60%\u{1B}[0m │ drop"), "\(line)")
     }
 
     @Test func hudIsCutToTheTerminalWidth() {

@@ -1,9 +1,9 @@
 /// Receives the body states a run records (step 0, every `every`-th step and the last),
 /// then the run's end, exactly once.
 ///
-/// The trace writer's recording sink, the digest, the bench's collectors and the soak's
-/// memory report are sinks; they only read what they are given and never reach back
-/// into the world.
+/// The trace writer's recording sink, the digest, the bench's collectors, the soak's
+/// memory report and the live view's state buffer (given every step) are sinks; they only
+/// read what they are given and never reach back into the world.
 public protocol RecordSink: AnyObject {
     /// One record: the state after `step` steps, at simulated time `time = step·dt`,
     /// with `gravity` the value the session applied for step `step` (see `RunSession`'s
@@ -14,11 +14,19 @@ public protocol RecordSink: AnyObject {
     /// The run ended as `end` says. `RunSession.finish()` calls it once per sink, after
     /// the last record, whatever ended the run (complete, interrupted, diverged, a write failure).
     func finish(end: TraceEnd) throws
+
+    /// True for a sink that is given the state after every step, whatever the session's
+    /// `every` (the live view's state buffer, which draws between the last two steps).
+    /// Such a sink sees the recorded steps too, each once, in step order.
+    var recordsEveryStep: Bool { get }
 }
 
 extension RecordSink {
     /// Sinks with nothing to close need not implement `finish(end:)`.
     public func finish(end: TraceEnd) throws {}
+
+    /// Sinks are given the recorded steps only (step 0, every `every`-th and the last) unless they say otherwise.
+    public var recordsEveryStep: Bool { false }
 }
 
 /// A failure that ended a run after its sinks were finished (or could not be).
@@ -87,6 +95,8 @@ public final class RunSession {
     private var stepper: FixedStepper
     private let recording: RecordingSink
     private var sinks: [any RecordSink]
+    /// The sinks given every step (`recordsEveryStep`), a subset of `sinks`.
+    private var everyStepSinks: [any RecordSink]
     private var states: [Double]
     private var previousStates: [Double]
     private var appliedGravity: Vec2
@@ -117,6 +127,7 @@ public final class RunSession {
         self.dt = scenario.timestep.dt
         recording = RecordingSink(writer: nil)
         self.sinks = [recording] + sinks
+        everyStepSinks = sinks.filter(\.recordsEveryStep)
         appliedGravity = .zero
         var initial = [Double](repeating: 0, count: world.bodyCount * BodyState.count)
         initial.withUnsafeMutableBufferPointer { world.readStates(into: $0) }
@@ -235,7 +246,9 @@ public final class RunSession {
         guard ended == nil else { return }
         let reached = stepper.stepCount
         if reached > 0 && reached % every != 0 {
-            do { try emit(step: reached) } catch { writeFailure = error; throw error }
+            // The every-step sinks were given this step when it was taken.
+            let unrecorded = sinks.filter { !$0.recordsEveryStep }
+            do { try emit(step: reached, to: unrecorded) } catch { writeFailure = error; throw error }
         }
         ended = .complete
     }
@@ -328,14 +341,20 @@ public final class RunSession {
         applyGravity(forStep: reached)
         if reached % every == 0 || reached == totalSteps {
             try emit(step: reached)
+        } else if !everyStepSinks.isEmpty {
+            try emit(step: reached, to: everyStepSinks)
         }
     }
 
     private func emit(step: Int) throws {
+        try emit(step: step, to: sinks)
+    }
+
+    private func emit(step: Int, to receivers: [any RecordSink]) throws {
         let t = time(ofStep: step)
         let g = appliedGravity
         try states.withUnsafeBufferPointer { buffer in
-            for sink in sinks {
+            for sink in receivers {
                 try sink.record(step: step, time: t, gravity: g, states: buffer)
             }
         }

@@ -38,22 +38,25 @@
     public var quitByKey: Bool
 }
 
-/// The full-screen terminal view: drives a `RunSession` from the display clock (frames
-/// paced at `fps`, each measured frame fed to the session) and draws the crates interpolated between the last two steps, and
-/// answers keys (q/Esc quit, space pause, r restart, arrows tilt when interactive).
+/// The full-screen terminal view on two threads. The calling thread is the physics
+/// thread: it drives a `RunSession` from the display clock (frames paced at `fps`, each
+/// measured frame fed to the session), answers keys (q/Esc quit, space pause, r restart,
+/// arrows tilt when interactive) and publishes each frame to a `LiveStateBuffer`, the
+/// session's sink for the states of every step. A `LiveDrawer` thread draws the latest
+/// published frame, interpolated between its last two steps. The run, and so its trace, is
+/// decided by the physics thread alone, exactly as a headless run from the same frames.
 @_spi(Tools) public final class LiveView {
     private let scenario: Scenario
     private let makeTrack: () throws -> any GravityTrack
     private let options: LiveViewOptions
     private let terminal: Terminal
-    private let rasterizer: SceneRasterizer
+    private let buffer = LiveStateBuffer()
 
     private var session: RunSession
     private var liveTrack: LiveTiltTrack?
-    private var hud = HUD()
     private var paused = false
-    private var canvas = BrailleCanvas(columns: 0, rows: 0)
-    private var blended: [Double] = []
+    private var generation = 0
+    private var physicsSecondsPerFrame = 0.0
 
     /// A view of `scenario` on `terminal`, not started yet.
     ///
@@ -69,17 +72,14 @@
         self.options = options
         self.terminal = terminal
         self.makeTrack = makeTrack
-        self.rasterizer = SceneRasterizer(scenario: scenario, colour: options.colour)
-        (session, liveTrack) = try LiveView.makeSession(scenario: scenario, options: options, makeTrack: makeTrack)
-        hud.dt = scenario.timestep.dt
-        hud.interactive = options.interactive
-        hud.colour = options.colour
+        (session, liveTrack) = try LiveView.makeSession(scenario: scenario, options: options, buffer: buffer,
+                                                        makeTrack: makeTrack)
     }
 
     /// The session for one run (the first, or a restart): the scenario's track, or a
-    /// live one steered by the keys in interactive mode.
-    private static func makeSession(scenario: Scenario, options: LiveViewOptions, makeTrack: () throws -> any GravityTrack)
-        throws -> (RunSession, LiveTiltTrack?)
+    /// live one steered by the keys in interactive mode, with the view's state buffer as a sink.
+    private static func makeSession(scenario: Scenario, options: LiveViewOptions, buffer: LiveStateBuffer,
+                                    makeTrack: () throws -> any GravityTrack) throws -> (RunSession, LiveTiltTrack?)
     {
         var live: LiveTiltTrack?
         let track: any GravityTrack
@@ -91,16 +91,17 @@
             track = try makeTrack()
         }
         guard let path = options.tracePath else {
-            return (RunSession(scenario: scenario, track: track, totalSteps: options.totalSteps, every: options.every), live)
+            return (RunSession(scenario: scenario, track: track, totalSteps: options.totalSteps, every: options.every,
+                               sinks: [buffer]), live)
         }
         let trace = RunSession.TraceOutput(path: path, tilt: options.interactive ? "live" : nil,
                                            source: options.interactive ? nil : options.traceSource)
         return (try RunSession(scenario: scenario, track: track, totalSteps: options.totalSteps, every: options.every,
-                               trace: trace), live)
+                               trace: trace, sinks: [buffer]), live)
     }
 
     /// Runs until q/Esc, Ctrl-C (or SIGTERM), or the end with `exitAtEnd`. The terminal is
-    /// restored on every way out, errors included.
+    /// restored on every way out, errors included, after the drawing thread has ended.
     ///
     /// When the terminal cannot be written (it went away), the run stops there, its trace
     /// is closed as `interrupted`, and the write error is thrown (`DescriptorWriteError`).
@@ -108,13 +109,21 @@
         defer { terminal.restore() }
         var terminalFailure: DescriptorWriteError?
         do { try terminal.start() } catch { terminalFailure = error }
+        let drawer = LiveDrawer(buffer: buffer)
+        defer { drawer.stop() }
+        if terminalFailure == nil {
+            drawer.start(.init(scenario: scenario, screen: terminal.screen, colour: options.colour,
+                               interactive: options.interactive, frameBudget: 1 / options.fps))
+        }
         var clock = RealTimeClock(fps: options.fps)
         var quitByKey = false
-        var clear = true
-        var lastFrameStart = RealTimeClock.now()
         loop: while terminalFailure == nil {
             let frame = clock.nextFrameDuration()
             if InterruptSignal.isRaised { break }
+            if let failure = drawer.failure {
+                terminalFailure = failure
+                break
+            }
             for key in terminal.readKeys() {
                 switch key {
                 case .character("q"), .character("Q"), .escape:
@@ -124,7 +133,6 @@
                     paused.toggle()
                 case .character("r"), .character("R"):
                     try restart()
-                    clear = true
                 case .left where options.interactive:
                     tilt(by: -1)
                 case .right where options.interactive:
@@ -133,7 +141,6 @@
                     break
                 }
             }
-            if terminal.takeResize() { clear = true }
             var steps = 0
             if !paused && session.outcome == nil {
                 let t0 = RealTimeClock.now()
@@ -141,33 +148,37 @@
                     steps = try session.advance(frameDuration: frame, shouldStop: { InterruptSignal.isRaised }).steps
                 } catch {
                     // A trace write failed: close what can be closed, report the write.
+                    drawer.stop()
                     _ = try? session.finish()
                     throw error
                 }
-                let physics = RealTimeClock.now() - t0
-                if steps > 0 {
-                    let perStep = physics / Double(steps)
-                    hud.physicsSecondsPerStep = hud.physicsSecondsPerStep == 0 ? perStep : 0.9 * hud.physicsSecondsPerStep + 0.1 * perStep
-                }
+                physicsSecondsPerFrame = HUD.runningAverage(physicsSecondsPerFrame, RealTimeClock.now() - t0)
             }
-            let now = RealTimeClock.now()
-            if now > lastFrameStart {
-                let fps = 1 / (now - lastFrameStart)
-                hud.framesPerSecond = hud.framesPerSecond == 0 ? fps : 0.9 * hud.framesPerSecond + 0.1 * fps
-            }
-            lastFrameStart = now
-            hud.stepsInLastFrame = steps
-            do { try draw(clear: clear) } catch {
-                terminalFailure = error
-                break loop
-            }
-            clear = false
+            publish(stepsInLastFrame: steps)
+            drawer.frameReady()
             if options.exitAtEnd, session.outcome != nil { break }
             if case .diverged = session.outcome { break }
         }
+        // The last frame published is drawn before the terminal is restored.
+        drawer.stop()
+        if terminalFailure == nil, let failure = drawer.failure { terminalFailure = failure }
         let result = try finish(quitByKey: quitByKey)
         if let terminalFailure { throw terminalFailure }
         return result
+    }
+
+    /// Hands the frame's alpha and HUD figures to the drawer, with the states the buffer
+    /// has recorded.
+    private func publish(stepsInLastFrame: Int) {
+        var frame = LiveFrame()
+        frame.alpha = session.outcome == nil ? session.alpha : 1
+        frame.droppedTime = session.droppedTime
+        frame.stepsInLastFrame = stepsInLastFrame
+        frame.physicsSecondsPerFrame = physicsSecondsPerFrame
+        frame.paused = paused
+        frame.finished = session.outcome != nil
+        frame.generation = generation
+        buffer.publish(frame)
     }
 
     private func tilt(by steps: Int) {
@@ -178,36 +189,10 @@
     private func restart() throws {
         session.interrupt()
         _ = try? session.finish()
-        (session, liveTrack) = try LiveView.makeSession(scenario: scenario, options: options, makeTrack: makeTrack)
+        (session, liveTrack) = try LiveView.makeSession(scenario: scenario, options: options, buffer: buffer,
+                                                        makeTrack: makeTrack)
         paused = false
-    }
-
-    private func draw(clear: Bool) throws(DescriptorWriteError) {
-        let size = terminal.size
-        let rows = max(size.rows - 1, 1)
-        if canvas.columns != size.columns || canvas.rows != rows {
-            canvas = BrailleCanvas(columns: size.columns, rows: rows)
-        } else {
-            canvas.clear()
-        }
-        let alpha = session.alpha
-        session.withCurrentStates { current in
-            session.withPreviousStates { previous in
-                if blended.count != current.count { blended = [Double](repeating: 0, count: current.count) }
-                blended.withUnsafeMutableBufferPointer { out in
-                    StateInterpolation.blend(previous: previous, current: current,
-                                             alpha: session.outcome == nil ? alpha : 1, into: out)
-                }
-            }
-        }
-        blended.withUnsafeBufferPointer { rasterizer.draw(into: &canvas, states: $0) }
-        hud.simulatedTime = session.simulatedTime
-        hud.droppedTime = session.droppedTime
-        hud.gravity = session.gravity
-        hud.paused = paused
-        hud.finished = session.outcome != nil
-        try terminal.write(FrameComposer.compose(canvas: canvas, hud: hud.render(width: size.columns),
-                                             terminalRows: size.rows, clear: clear))
+        generation += 1
     }
 
     private func finish(quitByKey: Bool) throws -> LiveResult {

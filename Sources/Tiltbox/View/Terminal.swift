@@ -14,14 +14,13 @@ import Synchronization
     private var saved = termios()
     private var active = false
     private let input: Int32
-    private let output: Int32
 
-    /// Set by SIGWINCH; the view re-reads the size and repaints from scratch.
-    private static let resized = Atomic<Bool>(false)
+    /// The output side (size, resizes, frames), which the live view's drawing thread uses.
+    public let screen: TerminalScreen
 
     public init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) {
         self.input = input
-        self.output = output
+        screen = TerminalScreen(output: output)
     }
 
     /// True when both standard input and output are terminals.
@@ -41,7 +40,7 @@ import Synchronization
             }
             tcsetattr(input, TCSANOW, &raw)
         }
-        installSignalHandler([SIGWINCH]) { _ in Terminal.resized.store(true, ordering: .relaxed) }
+        installSignalHandler([SIGWINCH]) { _ in TerminalScreen.resized.store(true, ordering: .relaxed) }
         active = true
         try write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J\u{1B}[H")
     }
@@ -59,21 +58,15 @@ import Synchronization
     deinit { restore() }
 
     /// Columns and rows, or 80×24 when the size cannot be read.
-    public var size: (columns: Int, rows: Int) {
-        var ws = winsize()
-        if ioctl(output, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0, ws.ws_row > 0 {
-            return (Int(ws.ws_col), Int(ws.ws_row))
-        }
-        return (80, 24)
-    }
+    public var size: (columns: Int, rows: Int) { screen.size }
 
     /// True once after each resize.
-    public func takeResize() -> Bool { Terminal.resized.exchange(false, ordering: .relaxed) }
+    public func takeResize() -> Bool { screen.takeResize() }
 
     /// Writes all of `text` (retrying short writes).
     /// - Throws: `DescriptorWriteError` when the terminal cannot be written (it went away).
     public func write(_ text: String) throws(DescriptorWriteError) {
-        try DescriptorOutput.writeAll(output, text)
+        try screen.write(text)
     }
 
     /// Keys typed since the last call, without blocking.
@@ -87,6 +80,39 @@ import Synchronization
             if n < buffer.count { break }
         }
         return Key.parse(bytes)
+    }
+}
+
+/// The terminal's output side: its size, its resizes and whole-frame writes. A value
+/// (the descriptor), so the live view's drawing thread can own it while the physics
+/// thread reads keys from the `Terminal`.
+@_spi(Tools) public struct TerminalScreen: Sendable {
+    private let output: Int32
+
+    /// Set by SIGWINCH; the view re-reads the size and repaints from scratch.
+    static let resized = Atomic<Bool>(false)
+
+    /// The screen written through `output`.
+    public init(output: Int32 = STDOUT_FILENO) {
+        self.output = output
+    }
+
+    /// Columns and rows, or 80×24 when the size cannot be read.
+    public var size: (columns: Int, rows: Int) {
+        var ws = winsize()
+        if ioctl(output, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0, ws.ws_row > 0 {
+            return (Int(ws.ws_col), Int(ws.ws_row))
+        }
+        return (80, 24)
+    }
+
+    /// True once after each resize.
+    public func takeResize() -> Bool { TerminalScreen.resized.exchange(false, ordering: .relaxed) }
+
+    /// Writes all of `text` (retrying short writes).
+    /// - Throws: `DescriptorWriteError` when the terminal cannot be written (it went away).
+    public func write(_ text: String) throws(DescriptorWriteError) {
+        try DescriptorOutput.writeAll(output, text)
     }
 }
 

@@ -65,6 +65,7 @@ import Testing
                  c.velocity.x, c.velocity.y, c.angularVelocity].map(hex)
             },
             "gravityAtStep": gravities.map { [hex($0.x), hex($0.y)] },
+            "joints": try PymunkJoints.encode(scenario),
         ]
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tiltbox-pymunk-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

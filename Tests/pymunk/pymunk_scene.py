@@ -6,7 +6,8 @@ Input (JSON file, every number a hex float string as Swift's "%a" writes it):
    the scenario sets), "gravity": [gx, gy], "dt": dt, "every": K,
    "segments": [[ax, ay, bx, by, radius, friction, elasticity], ...],
    "crates": [[x, y, w, h, angle, mass, friction, elasticity, vx, vy, w], ...],
-   "gravityAtStep": [[gx, gy], ...] (one per step)}
+   "gravityAtStep": [[gx, gy], ...] (one per step),
+   "joints": [...] (optional, after every body; see pymunk_joints.py)}
 Output: one line per recorded step (0, every K-th, the last): the step number, then
 each body's x y angle vx vy w as float.hex, space separated.
 """
@@ -14,6 +15,8 @@ import json
 import sys
 
 import pymunk
+
+import pymunk_joints
 
 
 def f(text):
@@ -56,6 +59,9 @@ def main(path):
         space.add(body)
         space.add(shape)
         bodies.append(body)
+    # Joints after every body, as Tiltbox's World makes them. The list is kept so the
+    # constraints live as long as the space.
+    joints = pymunk_joints.add(space, bodies, scene.get("joints", []))
 
     dt = f(scene["dt"])
     every = int(f(scene["every"]))

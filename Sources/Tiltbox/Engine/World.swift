@@ -14,6 +14,9 @@ public final class World {
 
     private let space: Space
     private let walls: [Wall]
+    /// Each joint holds the owners of its bodies, so its constraint is removed and freed
+    /// before any body it joins, whatever order these properties are released in.
+    private let joints: [Joint]
     private var currentGravity: Vec2
 
     /// The largest magnitude any state value may reach before the world counts as
@@ -33,7 +36,21 @@ public final class World {
         cpSpaceSetGravity(space.pointer, cpv(settings.gravity.x, settings.gravity.y))
         walls = scenario.allSegments.map { Wall(spec: $0, space: space) }
         crates = scenario.crates.map { Crate(spec: $0, space: space) }
+        // Joints last, in listed order, once every body has its initial pose.
+        if scenario.joints.isEmpty {
+            joints = []
+        } else {
+            let ends = JointEnds(space: space, crates: crates)
+            joints = scenario.joints.map { Joint(spec: $0, a: ends[$0.a], b: ends[$0.b], space: space) }
+        }
     }
+
+    /// The joints as the trace header describes them, in creation order, read back from
+    /// Chipmunk (`cpPivotJointGetAnchorA`, ...).
+    public var jointOutlines: [TraceHeader.JointOutline] { joints.map(\.outline) }
+
+    /// Each joint's effective settings, in creation order, read back from Chipmunk.
+    public var jointSettings: [JointSettings] { joints.map(\.settings) }
 
     /// The space's effective settings, read back from Chipmunk.
     public var spaceSettings: SpaceSettings { space.settings }

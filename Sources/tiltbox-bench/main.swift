@@ -20,7 +20,7 @@
 
 import CNumberFormat
 import CReferencePile
-import Tiltbox
+@_spi(Tools) import Tiltbox
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -2,7 +2,7 @@
 // dropped mid-run with live contacts) under valgrind memcheck, `make leakcheck`.
 // Any definitely-lost block fails the run.
 import Foundation
-import Tiltbox
+@_spi(Tools) import Tiltbox
 
 let count = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 1000 : 1000
 for i in 0..<count {

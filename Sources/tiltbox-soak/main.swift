@@ -9,7 +9,7 @@
 // The raw peak-RSS growth is printed too, and so is resident anonymous memory (heap,
 // stacks), which unlike RSS leaves out code pages touched for the first time.
 import Foundation
-import Tiltbox
+@_spi(Tools) import Tiltbox
 
 let arguments = CommandLine.arguments
 func option(_ name: String, default value: String) -> String {

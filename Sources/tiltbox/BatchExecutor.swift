@@ -1,5 +1,5 @@
 import Foundation
-import Tiltbox
+@_spi(Tools) import Tiltbox
 
 /// Runs the points of a batch, each in its own child `tiltbox` process (this same
 /// executable), at most `parallel` at a time, and classifies how each ended.

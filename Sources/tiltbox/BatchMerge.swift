@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Tiltbox
+@_spi(Tools) import Tiltbox
 
 extension TiltboxCommand {
     /// `tiltbox batch-merge`: one result from the JSON summaries of a batch's shards.

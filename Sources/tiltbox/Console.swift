@@ -1,5 +1,5 @@
 import Foundation
-import Tiltbox
+@_spi(Tools) import Tiltbox
 
 /// Writes for people and data for pipes: messages on standard error, summaries and data
 /// on standard output, and a self-erasing progress line when standard error is a terminal.

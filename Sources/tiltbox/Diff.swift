@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Tiltbox
+@_spi(Tools) import Tiltbox
 
 extension TiltboxCommand {
     /// `tiltbox diff`: compare two traces and name the first divergence.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Tiltbox
+@_spi(Tools) import Tiltbox
 
 /// Exit statuses of `tiltbox` (docs/formats.md §7).
 enum ExitStatus {

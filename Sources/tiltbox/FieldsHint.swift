@@ -1,4 +1,4 @@
-import Tiltbox
+@_spi(Tools) import Tiltbox
 
 /// After a divergence found on record hashes (a hash trace holds no fields), the commands
 /// that show the fields: record both runs in full up to that step, then diff them.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Tiltbox
+@_spi(Tools) import Tiltbox
 
 /// A headless run as the command line shows it: progress on standard error when it is a
 /// terminal, a summary at the end, and the exit status the outcome calls for.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Tiltbox
+@_spi(Tools) import Tiltbox
 
 /// Runs the live terminal view for `run` and `record` and maps its end to an exit status.
 enum LiveSession {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Tiltbox
+@_spi(Tools) import Tiltbox
 
 /// The checks of option values that more than one subcommand takes, written once so
 /// that `--g` or `--fps` means the same range (and the same message) everywhere.

@@ -1,5 +1,5 @@
 import Foundation
-import Tiltbox
+@_spi(Tools) import Tiltbox
 
 /// Checks, before a command runs, that each output file it was given can be created:
 /// its folder exists and is a folder. A missing folder is bad input (exit 2, the path

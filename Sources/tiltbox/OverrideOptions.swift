@@ -1,5 +1,5 @@
 import ArgumentParser
-import Tiltbox
+@_spi(Tools) import Tiltbox
 
 /// `--set PATH=JSON` (repeatable), shared by `run` and `verify`: scenario values changed
 /// before validation.

@@ -1,4 +1,4 @@
-import Tiltbox
+@_spi(Tools) import Tiltbox
 
 extension OverwriteCheck {
     /// Notes what a run reads: the scenario file (none for the built-in default), every

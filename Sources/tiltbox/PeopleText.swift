@@ -1,4 +1,4 @@
-import Tiltbox
+@_spi(Tools) import Tiltbox
 
 /// Numbers and counts as people read them, for summaries and messages. Traces and
 /// machine-readable output keep exact (shortest round-trip) numbers instead.

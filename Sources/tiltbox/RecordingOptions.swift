@@ -1,5 +1,5 @@
 import ArgumentParser
-import Tiltbox
+@_spi(Tools) import Tiltbox
 
 /// Options shared by `run` and `verify`: how often to record and how long to run.
 struct RecordingOptions: ParsableArguments {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Tiltbox
+@_spi(Tools) import Tiltbox
 
 extension TiltboxCommand {
     /// `tiltbox run`: run a scenario headless or in the live view, optionally writing a trace.

@@ -1,4 +1,4 @@
-import Tiltbox
+@_spi(Tools) import Tiltbox
 
 /// Where a command's scenario comes from: a file, or the built-in default.
 struct ScenarioSource {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Tiltbox
+@_spi(Tools) import Tiltbox
 
 extension TiltboxCommand {
     /// `tiltbox tilt`: print the world gravity a tilt file gives over time, as CSV.

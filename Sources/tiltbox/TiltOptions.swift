@@ -1,5 +1,5 @@
 import ArgumentParser
-import Tiltbox
+@_spi(Tools) import Tiltbox
 
 extension Orientation: ExpressibleByArgument {}
 extension Interpolation: ExpressibleByArgument {}

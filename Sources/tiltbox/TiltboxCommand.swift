@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Tiltbox
+@_spi(Tools) import Tiltbox
 
 /// The `tiltbox` command: dispatch only. Each subcommand lives in its own file.
 @main

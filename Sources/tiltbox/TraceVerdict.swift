@@ -1,5 +1,5 @@
 import ArgumentParser
-import Tiltbox
+@_spi(Tools) import Tiltbox
 
 /// Prints a comparison and exits 1 when the traces differ.
 enum TraceVerdict {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Tiltbox
+@_spi(Tools) import Tiltbox
 
 extension TiltboxCommand {
     /// `tiltbox validate`: check scenario and tilt files without running them.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Tiltbox
+@_spi(Tools) import Tiltbox
 
 /// `--view` choices.
 enum ViewChoice: String, ExpressibleByArgument, CaseIterable {

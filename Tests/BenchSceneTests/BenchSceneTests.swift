@@ -1,7 +1,7 @@
 import CReferencePile
 import Foundation
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// The benchmark compares Tiltbox with a raw-Chipmunk twin of the same scene; these
 /// tests prove the two are the same scene (bit-identical start, bit-identical states

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// `tiltbox batch` and `tiltbox batch-merge` through the built binary: manifests, statuses,
 /// result files, sharding and merging.

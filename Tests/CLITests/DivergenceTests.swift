@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// A run whose state leaves the engine's safe range stops with an error naming the step
 /// and the body, and its trace ends in an `error` line instead of NaN or an abort.

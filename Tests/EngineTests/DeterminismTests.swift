@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// Runs are pure functions of the scenario and its gravity input: the same digest every
 /// time (as Box2D v3's determinism test compares a hash of the final state), the same

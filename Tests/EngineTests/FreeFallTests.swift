@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// A lone crate under constant gravity, far from every wall, against a plain Swift replay
 /// of Chipmunk's integration order and against the closed form.

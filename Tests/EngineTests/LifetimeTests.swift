@@ -1,5 +1,5 @@
 import XCTest
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// Counts live Chipmunk objects through `EngineCensus`. This is an XCTest case on purpose:
 /// `swift test` runs XCTest cases one at a time and apart from the Swift Testing run,

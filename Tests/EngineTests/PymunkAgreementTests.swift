@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// Tiltbox adds no physics: scenes that set no space setting, built the same way in
 /// pymunk 7.3.1 (Chipmunk 7.0.3 underneath, `make test` installs it), end in the same

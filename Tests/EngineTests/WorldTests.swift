@@ -1,5 +1,5 @@
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 @Suite struct WorldTests {
     static func box(crates: [CrateSpec], gravity: Vec2 = Vec2(0, -980)) -> Scenario {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// The AHEasing set the Core Animation book uses, checked against AHEasing's C code
 /// transcribed here term for term (bit for bit at 1001 points), against the curves

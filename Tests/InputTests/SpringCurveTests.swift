@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// Springs in all three regimes against the closed form written out independently here
 /// and against a fine RK4 integration of m·s'' + c·s' + k·(s − 1) = 0.

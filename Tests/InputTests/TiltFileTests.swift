@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 @Suite struct TiltFileTests {
     func at(_ tilt: LoadedTilt, _ t: Double) -> Vec2Like {

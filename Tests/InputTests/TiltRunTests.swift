@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// Runs of scenarios driven by tilt files, checked against the tracks themselves.
 @Suite struct TiltRunTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// Expected values are written out from the published formulas here, in Penner's
 /// original `(t, b, c, d)` form where it differs from the implementation's (easings.net's),

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// Replays every committed fuzz input — the seed corpus and every input that once
 /// crashed, trapped or aborted (`Fuzz/regressions/<target>/`) — through the same entry

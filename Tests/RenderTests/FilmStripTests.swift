@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// Coordinates in the SVG have two decimals: within half a hundredth, plus rounding slack.
 private let svgTolerance = 0.005 + 1e-9

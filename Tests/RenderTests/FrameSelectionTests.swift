@@ -1,5 +1,5 @@
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// Record times of a 10 s run at 120 Hz recorded every step: 1201 records.
 private let times = (0...1200).map { Double($0) / 120 }

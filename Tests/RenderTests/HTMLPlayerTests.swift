@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 private func page(_ scene: RenderScene, maxBodyFrames: Int = TraceDecimation.defaultMaxBodyFrames) -> String {
     String(decoding: HTMLPlayer(maxBodyFrames: maxBodyFrames).html(scene: scene), as: UTF8.self)

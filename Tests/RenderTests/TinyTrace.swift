@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// A hand-written three-record trace of two crates in a 100×50 box, small enough to
 /// work out every drawn coordinate by hand. The first id needs XML escaping.

@@ -1,5 +1,5 @@
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// Text from files is echoed inert: control characters become visible escapes, so an
 /// input error is one line that cannot drive a terminal.

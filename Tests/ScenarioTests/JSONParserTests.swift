@@ -1,5 +1,5 @@
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// The syntax error `text` produces, or `nil` when it parses.
 private func syntaxError(_ text: String) -> JSONSyntaxError? {

@@ -1,5 +1,5 @@
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// The broad phase and narrow phase behind the mass-overlap limit and the overlap warnings.
 @Suite struct OverlapCensusTests {

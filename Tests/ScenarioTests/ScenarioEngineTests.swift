@@ -1,5 +1,5 @@
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// Whatever the loader accepts must be safe to hand to Chipmunk, whose debug build
 /// aborts the whole process on a failed assertion. These scenes sit at the limits.

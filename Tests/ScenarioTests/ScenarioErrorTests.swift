@@ -1,5 +1,5 @@
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// One invalid scenario and what its error must say: the line, the field path and a
 /// fragment of the reason. `scenarioText` puts `world` on line 3 and extras from line 4.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// The docs/formats.md §1 example, verbatim.
 let formatsExample = """

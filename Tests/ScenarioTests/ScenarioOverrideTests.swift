@@ -1,5 +1,5 @@
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// `--set PATH=JSON` applied to the parsed scenario before validation (`ScenarioOverride`).
 @Suite struct ScenarioOverrideTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// Parses scenario text as if it were the file `file`.
 func loadScenario(_ text: String, file: String = "Scenarios/test.json", base: String? = "Scenarios") throws(InputError) -> Scenario {

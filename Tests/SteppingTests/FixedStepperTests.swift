@@ -1,5 +1,5 @@
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 @Suite struct FixedStepperTests {
     @Test func steadySixtyHertzFramesTakeTwoStepsEachAtOneHundredTwentyHertz() {

@@ -1,5 +1,5 @@
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// The run lifecycle every way of running shares: which gravity a record shows, and
 /// how a session ends its sinks (exactly once, whatever ended the run).

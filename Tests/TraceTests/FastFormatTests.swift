@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// The trace writer formats numbers with its own fast formatter (fmt's Dragonbox
 /// digits in Swift's layout). Traces must stay byte-identical to what Swift's

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// The SHA-256 behind the trace header's fingerprints, against FIPS 180-4's test vectors
 /// and the system's `sha256sum`.

@@ -1,5 +1,5 @@
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// The optional `space` header key: written in a fixed order with shortest round-trip
 /// numbers (infinity as null), read back to the same bits, and accepted by readers.

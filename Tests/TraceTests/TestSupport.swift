@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// SplitMix64 (Steele, Lea and Flood), written out so the test values never depend on
 /// a library's random generator.

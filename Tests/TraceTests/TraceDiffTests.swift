@@ -1,5 +1,5 @@
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// Writes `run` and reads it back, so diff tests go through the real file format.
 private func roundTrip(_ run: SampleRun, _ name: String, finish: Bool = true) throws -> Trace {

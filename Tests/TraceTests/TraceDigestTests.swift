@@ -1,5 +1,5 @@
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// FNV-1a 64 over bytes, written independently of `TraceDigest`.
 private func referenceFNV1a64(_ bytes: [UInt8]) -> UInt64 {

@@ -1,5 +1,5 @@
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// The self-describing header keys (`tiltbox`, `source`, `platform`): written, read back,
 /// and checked like every other header key.

@@ -1,5 +1,5 @@
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 private let headerLine = #"{"format":"tiltbox-trace/1","scenario":"s","engine":"chipmunk 7.0.3","spatialIndex":"bbtree","dt":0.5,"every":1,"fields":["x","y","angle","vx","vy","w"],"bodies":["a","b"]}"#
 private let record0 = #"{"step":0,"t":0,"g":[0,-980],"s":[[1,2,3,4,5,6],[7,8,9,10,11,12]]}"#

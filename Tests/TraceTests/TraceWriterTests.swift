@@ -1,5 +1,5 @@
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 @Test func headerLineMatchesTheFormatsExample() {
     let header = TraceHeader(scenario: "crate-stack", spatialIndex: "bbtree", dt: 1.0 / 120, every: 1,

@@ -1,5 +1,5 @@
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// Golden canvases worked out by hand: a 4×2-cell canvas is 8×8 dots, and a 7×7 world
 /// maps onto it at scale 1 with dot (x, 7 − y) for world (x, y).

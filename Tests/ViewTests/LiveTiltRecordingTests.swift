@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// The live tilt track and its CSV, without a terminal: a run steered by turns at step
 /// times, replayed from the written CSV, must give the same records bit for bit.

@@ -1,5 +1,5 @@
 import Foundation
-import Tiltbox
+@_spi(Tools) import Tiltbox
 
 /// The parser under test, from `TILTBOX_FUZZ_TARGET` (scenario, tilt-csv, phyphox,
 /// sensor-logger, keyframes, zip, trace, frames, numbers, run-tilt, run-scenario).

@@ -1,5 +1,5 @@
 /// What one job (or sweep point) of a batch came to.
-public struct BatchJobResult: Sendable {
+@_spi(Tools) public struct BatchJobResult: Sendable {
     /// FORMATS §6 statuses.
     public enum Status: String, Sendable, CaseIterable {
         /// Verified identical, or ran to the end.
@@ -59,10 +59,10 @@ public struct BatchJobResult: Sendable {
     public var isInputError: Bool { status == .error && signal == nil }
 }
 
-extension Array where Element == BatchJobResult {
+@_spi(Tools) extension Array where Element == BatchJobResult {
     /// The batch's exit status: 1 when a job diverged, failed or crashed (killed by a
     /// signal); else 2 when a job's input was invalid; else 0.
-    public var exitStatus: Int32 {
+    @_spi(Tools) public var exitStatus: Int32 {
         if contains(where: { $0.status == .diverged || $0.status == .failed || ($0.status == .error && $0.signal != nil) }) {
             return 1
         }
@@ -71,5 +71,5 @@ extension Array where Element == BatchJobResult {
     }
 
     /// How many results have `status`.
-    public func count(_ status: BatchJobResult.Status) -> Int { reduce(0) { $0 + ($1.status == status ? 1 : 0) } }
+    @_spi(Tools) public func count(_ status: BatchJobResult.Status) -> Int { reduce(0) { $0 + ($1.status == status ? 1 : 0) } }
 }

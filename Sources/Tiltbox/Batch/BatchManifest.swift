@@ -9,7 +9,7 @@ import Foundation
 ///             { "name": "book", "run": "book.json", "orientation": "landscapeLeft", "duration": 5 } ] }
 /// ```
 /// Relative paths are relative to the manifest's folder.
-public struct BatchManifest: Sendable {
+@_spi(Tools) public struct BatchManifest: Sendable {
     /// The only accepted value of the `format` key.
     public static let format = "tiltbox-batch/1"
     /// The largest manifest file read, in bytes.
@@ -95,7 +95,7 @@ public struct BatchManifest: Sendable {
 }
 
 /// One job of a manifest: verify a golden trace, or run a scenario (perhaps swept).
-public struct BatchJob: Sendable {
+@_spi(Tools) public struct BatchJob: Sendable {
     /// What the job does, with its main path resolved against the manifest's folder.
     public enum Kind: Sendable, Equatable {
         case verify(golden: String)
@@ -133,7 +133,7 @@ public struct BatchJob: Sendable {
 }
 
 /// One unit of work after sweep expansion: a job, or one point of a swept job.
-public struct BatchPoint: Sendable {
+@_spi(Tools) public struct BatchPoint: Sendable {
     /// The position in the expanded list (what `--shard K/N` counts).
     public var index: Int
     /// The job's name, or `NAME[i]` for sweep point `i`.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The JUnit XML and CSV forms of a batch's results.
-public enum BatchReports {
+@_spi(Tools) public enum BatchReports {
     /// JUnit XML: one `testcase` per job or sweep point; a divergence or a failed run is a
     /// `failure` (its message the first divergence, or the child's last error line), bad
     /// input or a crash an `error`.

@@ -2,7 +2,7 @@ import Foundation
 
 /// Which share of a batch one process runs: the points whose index modulo `count` is
 /// `index` (`--shard K/N`), or K and N from the scheduler that started it (`--shard auto`).
-public struct BatchShard: Sendable, Equatable, CustomStringConvertible {
+@_spi(Tools) public struct BatchShard: Sendable, Equatable, CustomStringConvertible {
     /// K, in 0..<count.
     public var index: Int
     /// N ≥ 1.
@@ -84,7 +84,7 @@ public struct BatchShard: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// A `--shard` that cannot be used, with one line saying why.
-public struct ShardError: Error, Sendable, CustomStringConvertible {
+@_spi(Tools) public struct ShardError: Error, Sendable, CustomStringConvertible {
     public var description: String
     public init(_ description: String) { self.description = description }
 }

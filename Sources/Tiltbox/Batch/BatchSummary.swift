@@ -8,7 +8,7 @@ import Foundation
 /// `"message","metrics","parameters"}]}`. `jobCount` is the number of points of the whole
 /// batch (all shards); `metrics` is a run's `RunMetrics` object, or null (verify jobs, runs
 /// that ended without a summary).
-public struct BatchSummary: Sendable {
+@_spi(Tools) public struct BatchSummary: Sendable {
     public static let format = "tiltbox-batch-result/1"
     /// The largest summary file `batch-merge` reads.
     public static let maxFileBytes = 256 << 20

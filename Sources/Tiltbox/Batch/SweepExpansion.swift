@@ -1,6 +1,6 @@
 /// The points of a sweep: the cartesian product of its value lists, in key order as
 /// written, the last key varying fastest (like nested loops written in that order).
-public enum SweepExpansion {
+@_spi(Tools) public enum SweepExpansion {
     /// Every combination, each as (key, value) pairs in key order. `[]` gives one empty point.
     public static func points<Value>(_ axes: [(path: String, values: [Value])]) -> [[(path: String, json: Value)]] {
         var points: [[(path: String, json: Value)]] = [[]]

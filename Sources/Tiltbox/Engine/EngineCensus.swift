@@ -4,7 +4,7 @@ import Synchronization
 ///
 /// Every `cp*New` in the engine layer increments a count and every `cp*Free`
 /// decrements it, so tests can prove that dropping a `World` frees everything.
-public enum EngineCensus {
+@_spi(Tools) public enum EngineCensus {
     private static let spaces = Atomic<Int>(0)
     private static let bodies = Atomic<Int>(0)
     private static let shapes = Atomic<Int>(0)

@@ -7,7 +7,7 @@ import Foundation
 /// in whole `stepAngle` steps. Each change becomes a device-frame reading (in g, for
 /// `orientation`) at a physics step time; lookups go through the very same
 /// `SampledGravityTrack` a replay builds from the CSV, with the same orientation and g.
-public final class LiveTiltTrack: GravityTrack, @unchecked Sendable {
+@_spi(Tools) public final class LiveTiltTrack: GravityTrack, @unchecked Sendable {
     /// One key press turns gravity by 5°.
     public static let stepAngle = Double.pi / 36
 

@@ -2,7 +2,7 @@
 /// easing charts users know. Eased curves are drawn as value against progress (0 to 1);
 /// springs against seconds, up to a little past their settling time. Dashed lines mark
 /// the values 0 and 1, so overshoot (back, elastic, springs) shows.
-public struct CurveSheet {
+@_spi(Tools) public struct CurveSheet {
     /// One plot: a label and its curve.
     public struct Entry {
         public var label: String

@@ -12,7 +12,7 @@ import Foundation
 /// browsers). Walls and segments are `<line>`s with `stroke-width` 2·radius. The
 /// world area is clipped, so a crate thrown out of the box does not spill into the
 /// next panel.
-public struct FilmStrip: Sendable {
+@_spi(Tools) public struct FilmStrip: Sendable {
     /// Panels per row.
     public var columns: Int
     /// The widest a panel's world area is drawn, in SVG pixels; a tall world is drawn

@@ -17,7 +17,7 @@ import Foundation
 /// world point) and `nonBackgroundPixels()`. Opened with `#test` it plays briefly,
 /// seeks to the end and writes a base64 JSON summary of those into `<pre id="test-output">`;
 /// with `#paused` it does not start playing.
-public struct HTMLPlayer: Sendable {
+@_spi(Tools) public struct HTMLPlayer: Sendable {
     /// The cap on kept frames × bodies.
     public var maxBodyFrames: Int
 

@@ -5,7 +5,7 @@
 /// `--every K` traces a time between records shows the closest one recorded.
 /// Times must lie within the trace's span; consecutive duplicates (two times nearest
 /// the same record) are dropped, so every panel differs from the one before it.
-public enum RenderFrameSelection: Sendable, Equatable {
+@_spi(Tools) public enum RenderFrameSelection: Sendable, Equatable {
     /// `count` times evenly spaced from the first record's time to the last's.
     case evenly(count: Int)
     /// The given times, in the order given.

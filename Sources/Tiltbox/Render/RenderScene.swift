@@ -10,7 +10,7 @@
 /// - no `sizes`: crates are drawn 32×32, the scenario default;
 /// - no `segments`: none are drawn;
 /// - no `masses`: kinetic energy is per unit mass (every crate weighing 1).
-public struct RenderScene: Sendable {
+@_spi(Tools) public struct RenderScene: Sendable {
     /// The crate size assumed when a trace has no `sizes`: the scenario default.
     public static let defaultCrateSize = Vec2(32, 32)
 

@@ -1,7 +1,7 @@
 /// Which records of a long trace to keep so that (frames × bodies) stays under a cap:
 /// every k-th record from the first, with the smallest such k, plus the last record
 /// always. At least the first and the last are kept, whatever the cap.
-public struct TraceDecimation: Sendable, Equatable {
+@_spi(Tools) public struct TraceDecimation: Sendable, Equatable {
     /// The cap the HTML player uses: 500 000 body-frames, 1.5 million numbers
     /// (x, y, angle), about 10 MB of page at worst.
     public static let defaultMaxBodyFrames = 500_000

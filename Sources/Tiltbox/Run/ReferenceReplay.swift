@@ -6,7 +6,7 @@ import Foundation
 ///
 /// A trace written before headers described their source has no `source`: its scenario
 /// must then be named, and the scenario's own tilt settings apply, as they did.
-public struct ReferenceReplay: Sendable {
+@_spi(Tools) public struct ReferenceReplay: Sendable {
     /// The options given on the command line; `nil` leaves the header's value.
     public struct Overrides: Sendable {
         public var tilt: String?

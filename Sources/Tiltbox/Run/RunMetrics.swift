@@ -62,7 +62,7 @@ public struct RunMetrics: Sendable, Equatable {
     }
 
     /// Reads the object `jsonText` writes; nil when `node` is not one.
-    public static func read(_ node: JSONNode) -> RunMetrics? {
+    @_spi(Tools) public static func read(_ node: JSONNode) -> RunMetrics? {
         func optionalNumber(_ key: String) -> Double?? {
             guard let value = node[key] else { return .none }
             if case .null = value.value { return .some(nil) }

@@ -2,7 +2,7 @@
 /// (the chosen profile, or the monotonic clock in real time) and finishes it, so the
 /// trace ends with the right end line whatever happens (complete, interrupted, diverged,
 /// write failure).
-public enum ScenarioRunner {
+@_spi(Tools) public enum ScenarioRunner {
     /// Runs `scenario` under `track`.
     ///
     /// - Parameters:

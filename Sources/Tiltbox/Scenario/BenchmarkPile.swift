@@ -8,7 +8,7 @@
 /// `Sources/CReferencePile` builds the same scene with raw Chipmunk calls; every
 /// formula here has a twin there, and a test checks both give the same positions and
 /// the same state hash after 120 steps.
-public enum BenchmarkPile {
+@_spi(Tools) public enum BenchmarkPile {
     /// The jitter generator's seed unless told otherwise.
     public static let defaultSeed: UInt64 = 5
     /// Crate side, grid pitch and the centre height of the bottom row

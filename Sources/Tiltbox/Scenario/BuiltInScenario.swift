@@ -2,7 +2,7 @@
 /// landscape box with a handful of crates, under constant gravity so that it needs no
 /// file. `Scenarios/book.json` is the same scene driven by a recorded phone tilt (a
 /// test keeps the two equal apart from the `tilt` key).
-public enum BuiltInScenario {
+@_spi(Tools) public enum BuiltInScenario {
     public static let name = "book"
 
     /// Parses the built-in scenario (it always validates; the error type is that of any scenario).

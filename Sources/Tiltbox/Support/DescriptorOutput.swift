@@ -6,7 +6,7 @@ import Darwin
 
 /// A `write(2)` that failed: the system's error number and how many bytes had gone out
 /// before it.
-public struct DescriptorWriteError: Error, Sendable, Equatable, CustomStringConvertible {
+@_spi(Tools) public struct DescriptorWriteError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The `errno` value (`EPIPE` for a closed pipe, `ENOSPC` for a full device).
     public var code: Int32
     /// Bytes of the request written before the failure.
@@ -28,7 +28,7 @@ public struct DescriptorWriteError: Error, Sendable, Equatable, CustomStringConv
 /// The one way Tiltbox writes bytes to a file descriptor: all of them, retrying short
 /// writes and `EINTR`, and throwing on failure instead of trapping (unlike
 /// `FileHandle.write(_:)`). With SIGPIPE ignored, a closed pipe arrives here as `EPIPE`.
-public enum DescriptorOutput {
+@_spi(Tools) public enum DescriptorOutput {
     /// Writes every byte of `bytes` to `fd`.
     /// - Throws: `DescriptorWriteError` with the bytes written before the failure.
     public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(DescriptorWriteError) {

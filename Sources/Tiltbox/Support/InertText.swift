@@ -4,7 +4,7 @@
 /// the message over several lines) or an escape sequence (which a terminal would obey:
 /// `\e[2J` clears the screen). Every message that echoes such text passes it through
 /// `escape`, so what reaches the user is one line of visible characters.
-public enum InertText {
+@_spi(Tools) public enum InertText {
     /// `text` with every control character written as a visible escape: `\n`, `\r`,
     /// `\t`, `\e` (ESC), `\xHH` for the other C0 controls and DEL, `\u{HHHH}` for C1
     /// controls and the Unicode line and paragraph separators (U+2028, U+2029). Other

@@ -7,7 +7,7 @@ import Synchronization
 
 /// Turns SIGINT (Ctrl-C) and SIGTERM into a flag the run loop polls between steps,
 /// so a run can close its trace with an `interrupted` end line instead of dying mid-line.
-public enum InterruptSignal {
+@_spi(Tools) public enum InterruptSignal {
     private static let received = Atomic<Int32>(0)
 
     /// Installs the handlers. After this, Ctrl-C no longer kills the process: the run

@@ -19,7 +19,7 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
 
 /// A parsed JSON value that remembers where it stood in the source, so that a
 /// semantic error (`crates[3].size[1] must be > 0`) can still name a line and column.
-public struct JSONNode: Sendable {
+@_spi(Tools) public struct JSONNode: Sendable {
     public var value: JSONValue
     public var location: SourceLocation
     /// For an object member, where its key stood (the opening quote), so that an
@@ -30,7 +30,7 @@ public struct JSONNode: Sendable {
 /// The JSON data model. Objects keep their members in source order (never a
 /// dictionary, whose order is not stable), and numbers are parsed to the nearest
 /// `Double` (correctly rounded, so a shortest round-trip number reads back to its bits).
-public enum JSONValue: Sendable {
+@_spi(Tools) public enum JSONValue: Sendable {
     case null
     case bool(Bool)
     case number(Double)
@@ -52,7 +52,7 @@ public enum JSONValue: Sendable {
 }
 
 /// A JSON syntax error at a 1-based line and column.
-public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
+@_spi(Tools) public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
     public var location: SourceLocation
     public var reason: String
 
@@ -63,7 +63,7 @@ public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
 ///
 /// Nesting is capped (`maxDepth`) so hostile input cannot exhaust the stack; duplicate
 /// object keys are rejected because which one "wins" would be ambiguous.
-public struct JSONParser {
+@_spi(Tools) public struct JSONParser {
     /// The deepest nesting of arrays and objects accepted.
     public static let maxDepth = 256
 
@@ -385,27 +385,27 @@ public struct JSONParser {
 
 extension JSONNode {
     /// The member named `key` when this is an object.
-    public subscript(key: String) -> JSONNode? {
+    @_spi(Tools) public subscript(key: String) -> JSONNode? {
         guard case .object(let members) = value else { return nil }
         return members.first(where: { $0.key == key })?.node
     }
 
-    public var numberValue: Double? {
+    @_spi(Tools) public var numberValue: Double? {
         if case .number(let d) = value { return d }
         return nil
     }
 
-    public var stringValue: String? {
+    @_spi(Tools) public var stringValue: String? {
         if case .string(let s) = value { return s }
         return nil
     }
 
-    public var arrayValue: [JSONNode]? {
+    @_spi(Tools) public var arrayValue: [JSONNode]? {
         if case .array(let a) = value { return a }
         return nil
     }
 
-    public var objectMembers: [(key: String, node: JSONNode)]? {
+    @_spi(Tools) public var objectMembers: [(key: String, node: JSONNode)]? {
         if case .object(let m) = value { return m }
         return nil
     }
@@ -413,7 +413,7 @@ extension JSONNode {
     /// The value as plain Swift values (`String`, `Double`, `Bool`, `[Any]`,
     /// `[String: Any]`, `nil` for null), for APIs that take any decoder's output, such as
     /// `TimingCurve(jsonValue:)`. Objects lose nothing: the parser rejects duplicate keys.
-    public var plainValue: Any {
+    @_spi(Tools) public var plainValue: Any {
         switch value {
         case .null: return Optional<Any>.none as Any
         case .bool(let b): return b

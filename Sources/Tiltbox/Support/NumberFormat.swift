@@ -4,7 +4,7 @@
 /// the same bits; this drops the redundant `.0` of integral values so that `100.0`
 /// is written `100`, as in the trace examples. Non-finite values have no JSON form:
 /// callers must not pass them (traces stop at the first non-finite state).
-public enum NumberFormat {
+@_spi(Tools) public enum NumberFormat {
     /// The shortest text that reads back to exactly `value`'s bits (`-0` keeps its sign).
     public static func shortest(_ value: Double) -> String {
         let text = value.description

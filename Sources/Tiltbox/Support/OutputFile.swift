@@ -6,7 +6,7 @@ import Darwin
 
 /// A whole output file (an SVG film strip, an HTML player, a recorded tilt CSV) could not
 /// be written: the path, what failed and the system's reason.
-public struct OutputFileError: Error, Sendable, Equatable, CustomStringConvertible {
+@_spi(Tools) public struct OutputFileError: Error, Sendable, Equatable, CustomStringConvertible {
     public var path: String
     /// `create`, `write`, `close` or `rename`.
     public var operation: String
@@ -22,7 +22,7 @@ public struct OutputFileError: Error, Sendable, Equatable, CustomStringConvertib
 /// name beside the path, `.NAME.tiltbox-XXXXXX`, renamed into place only once complete,
 /// so the path holds the old file or the complete new one, never part of one. Devices
 /// and FIFOs (`/dev/full`, `/dev/stdout`) are written directly.
-public enum OutputFile {
+@_spi(Tools) public enum OutputFile {
     /// Writes `bytes` to `path`.
     ///
     /// - Parameters:

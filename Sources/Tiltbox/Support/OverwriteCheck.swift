@@ -17,7 +17,7 @@ import Darwin
 ///
 /// Use: `input(_:as:)` for every file the command reads, then `output(_:as:)` for every
 /// file it writes, before writing any of them.
-public struct OverwriteCheck: Sendable {
+@_spi(Tools) public struct OverwriteCheck: Sendable {
     private var inputs: [(identity: FileIdentity, path: String, role: String)] = []
     private var outputs: [(identity: FileIdentity, path: String, role: String)] = []
 

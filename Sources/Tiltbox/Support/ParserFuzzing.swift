@@ -18,7 +18,7 @@ internal import CNumberFormat
 /// and, after a NUL byte, the contents of its tilt file, and validates, warns, builds
 /// and steps it as `tiltbox validate` and `tiltbox run` would. `mutateNumbers` is their
 /// structured mutation: it swaps one number of a text input for an extreme one.
-public enum ParserFuzzing {
+@_spi(Tools) public enum ParserFuzzing {
     public enum Target: String, CaseIterable, Sendable {
         case scenario, tiltCSV = "tilt-csv", phyphox, sensorLogger = "sensor-logger", keyframes, zip, trace, frames
         case numbers

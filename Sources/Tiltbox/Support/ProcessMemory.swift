@@ -1,7 +1,7 @@
 import Foundation
 
 /// This process's memory as Linux reports it in `/proc/self/status`, in kibibytes.
-public enum ProcessMemory {
+@_spi(Tools) public enum ProcessMemory {
     /// Resident set size now (`VmRSS`).
     public static var residentKiB: Int? { field("VmRSS:") }
     /// Peak resident set size so far (`VmHWM`).

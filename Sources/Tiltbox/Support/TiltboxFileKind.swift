@@ -3,7 +3,7 @@ import Foundation
 /// Which of Tiltbox's own JSON formats a file is, told by its `format` key, so that a file
 /// given where another kind belongs is named as what it is ("this is a Tiltbox trace, not
 /// a scenario") rather than reported as a syntax error at its second line.
-public enum TiltboxFileKind: Sendable, Equatable {
+@_spi(Tools) public enum TiltboxFileKind: Sendable, Equatable {
     case scenario
     case trace
     case tiltKeyframes

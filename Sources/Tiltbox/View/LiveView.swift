@@ -1,5 +1,5 @@
 /// What the live view is asked to do.
-public struct LiveViewOptions: Sendable {
+@_spi(Tools) public struct LiveViewOptions: Sendable {
     /// Display frames per second, paced on the monotonic clock (like `CADisplayLink`).
     public var fps: Double = 60
     /// Record every `every`-th step when a trace is written.
@@ -28,7 +28,7 @@ public struct LiveViewOptions: Sendable {
 }
 
 /// How a live session ended.
-public struct LiveResult: Sendable {
+@_spi(Tools) public struct LiveResult: Sendable {
     /// The outcome of the last run shown (after restarts, the latest one).
     public var outcome: RunOutcome
     public var summary: RunSummary
@@ -41,7 +41,7 @@ public struct LiveResult: Sendable {
 /// The full-screen terminal view: drives a `RunSession` from the display clock (frames
 /// paced at `fps`, each measured frame fed to the session) and draws the crates interpolated between the last two steps, and
 /// answers keys (q/Esc quit, space pause, r restart, arrows tilt when interactive).
-public final class LiveView {
+@_spi(Tools) public final class LiveView {
     private let scenario: Scenario
     private let makeTrack: () throws -> any GravityTrack
     private let options: LiveViewOptions

@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// Canonical mode and echo are turned off but signals stay on, so Ctrl-C still raises
 /// SIGINT, which the run loop sees through `InterruptSignal` and exits cleanly.
-public final class Terminal {
+@_spi(Tools) public final class Terminal {
     private var saved = termios()
     private var active = false
     private let input: Int32
@@ -91,7 +91,7 @@ public final class Terminal {
 }
 
 /// A key the live view understands.
-public enum Key: Equatable, Sendable {
+@_spi(Tools) public enum Key: Equatable, Sendable {
     case character(Character)
     case escape
     case up, down, left, right

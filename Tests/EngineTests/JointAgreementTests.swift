@@ -1,7 +1,7 @@
 import CReferenceJoints
 import Foundation
 import Testing
-@testable import Tiltbox
+@_spi(Tools) @testable import Tiltbox
 
 /// One scene per joint kind, read from scenario JSON like a user's file, stepped 600 times
 /// (5 s at 120 Hz) by Tiltbox and compared bit for bit with the same scene built in

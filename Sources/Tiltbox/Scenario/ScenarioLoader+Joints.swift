@@ -16,6 +16,14 @@ extension ScenarioLimits {
     /// (`ratio_inv = 1/ratio`), so it must stay well away from 0.
     public var minGearRatio: Double { 1e-6 }
     public var maxGearRatio: Double { 1e6 }
+    /// Smallest `|ratchet|` of a ratchet joint: Chipmunk divides the relative angle by it.
+    public var minRatchet: Double { 1e-6 }
+    /// How far out a joint may hold a crate, as `r² · m / I` (r the anchor's distance from
+    /// the crate's centre, `I / m = (w² + h²) / 12`): beyond it the crate's mass vanishes
+    /// in the rounding of Chipmunk's 2 × 2 joint mass matrix (`k_tensor`) next to its
+    /// rotational terms, whose determinant can then round to exactly 0, and Chipmunk
+    /// aborts ("Unsolvable constraint."). 1e9 allows 390 000 units on a 30 × 30 crate.
+    public var maxAnchorReach: Double { 1e9 }
 }
 
 /// Reading `joints` (docs/formats.md §5): each element an object with exactly one key,
@@ -74,6 +82,8 @@ extension ScenarioLoader {
             var position: Vec2
             var angle: Double
             var type: BodyType
+            /// `I / m`, the squared radius of gyration, when known (crates); `nil` for the world.
+            var gyration: Double? = nil
         }
         private var byID: [String: Target] = [:]
         /// Every id, crates then bodies, for "did you mean".
@@ -82,7 +92,8 @@ extension ScenarioLoader {
         init(crates: [CrateSpec], bodies: [BodySpec]) {
             byID.reserveCapacity(crates.count + bodies.count)
             for crate in crates {
-                byID[crate.id] = Target(position: crate.position, angle: crate.angle, type: .dynamic)
+                byID[crate.id] = Target(position: crate.position, angle: crate.angle, type: .dynamic,
+                                        gyration: (crate.size.x * crate.size.x + crate.size.y * crate.size.y) / 12)
                 ids.append(crate.id)
             }
             for body in bodies {
@@ -190,27 +201,52 @@ extension ScenarioLoader {
         case "pin":
             let anchorA = try object.vec2("anchorA", default: nil, point)
             let anchorB = try object.vec2("anchorB", default: nil, point)
+            try checkReach(object, "anchorA", anchorA, on: targets[a])
+            try checkReach(object, "anchorB", anchorB, on: targets[b])
             try checkPinLength(object, anchorA: anchorA, anchorB: anchorB, a: targets[a], b: targets[b])
             return .pin(anchorA: anchorA, anchorB: anchorB)
         case "pivot":
-            return try .pivot(pivotAnchors(object, point))
+            let anchors = try pivotAnchors(object, point)
+            switch anchors {
+            case .world(let anchor):
+                // cpPivotJointNew converts the point into each body's frame: its distance from each centre.
+                for (target, end) in [(targets[a], a), (targets[b], b)] where end != .world {
+                    try checkReach(object, "anchor", anchor - target.position, on: target)
+                }
+            case .local(let anchorA, let anchorB):
+                try checkReach(object, "anchorA", anchorA, on: targets[a])
+                try checkReach(object, "anchorB", anchorB, on: targets[b])
+            }
+            return .pivot(anchors)
         case "slide":
             let min = try object.number("min", default: nil, .nonNegative(max: limits.maxCoordinate))
             let max = try object.number("max", default: nil, .nonNegative(max: limits.maxCoordinate))
             try checkOrder(object, min: min, max: max)
-            return try .slide(anchorA: object.vec2("anchorA", default: nil, point),
-                              anchorB: object.vec2("anchorB", default: nil, point), min: min, max: max)
+            let anchorA = try object.vec2("anchorA", default: nil, point)
+            let anchorB = try object.vec2("anchorB", default: nil, point)
+            try checkReach(object, "anchorA", anchorA, on: targets[a])
+            try checkReach(object, "anchorB", anchorB, on: targets[b])
+            return .slide(anchorA: anchorA, anchorB: anchorB, min: min, max: max)
         case "groove":
             let grooveA = try object.vec2("grooveA", default: nil, point)
             let grooveB = try object.vec2("grooveB", default: nil, point)
-            if grooveA == grooveB, let node = object["grooveB"] {
+            let scale = Swift.max(1, abs(grooveA.x), abs(grooveA.y), abs(grooveB.x), abs(grooveB.y))
+            if (grooveB - grooveA).length <= 1e-9 * scale, let node = object["grooveB"] {
                 throw object.reader.error(at: node, object.path("grooveB"),
                                           "the groove has no length: grooveB must differ from grooveA")
             }
-            return try .groove(grooveA: grooveA, grooveB: grooveB, anchorB: object.vec2("anchorB", default: nil, point))
+            let anchorB = try object.vec2("anchorB", default: nil, point)
+            try checkReach(object, "grooveA", grooveA, on: targets[a])
+            try checkReach(object, "grooveB", grooveB, on: targets[a])
+            try checkReach(object, "anchorB", anchorB, on: targets[b])
+            return .groove(grooveA: grooveA, grooveB: grooveB, anchorB: anchorB)
         case "dampedSpring":
+            let anchorA = try object.vec2("anchorA", default: nil, point)
+            let anchorB = try object.vec2("anchorB", default: nil, point)
+            try checkReach(object, "anchorA", anchorA, on: targets[a])
+            try checkReach(object, "anchorB", anchorB, on: targets[b])
             return try .dampedSpring(
-                anchorA: object.vec2("anchorA", default: nil, point), anchorB: object.vec2("anchorB", default: nil, point),
+                anchorA: anchorA, anchorB: anchorB,
                 restLength: object.number("restLength", default: nil, .nonNegative(max: limits.maxCoordinate)),
                 stiffness: object.number("stiffness", default: nil, spring),
                 damping: object.number("damping", default: nil, spring))
@@ -226,9 +262,10 @@ extension ScenarioLoader {
         case "ratchet":
             let phase = try object.number("phase", default: nil, angle)
             let ratchet = try object.number("ratchet", default: nil, angle)
-            if ratchet == 0, let node = object["ratchet"] {
-                throw object.reader.error(at: node, object.path("ratchet"),
-                                          "must not be 0 (Chipmunk divides the relative angle by it)")
+            if abs(ratchet) < limits.minRatchet, let node = object["ratchet"] {
+                throw object.reader.error(at: node, object.path("ratchet"), "|ratchet| must be ≥ "
+                    + "\(NumberFormat.shortest(limits.minRatchet)) (got \(NumberFormat.shortest(ratchet))): "
+                    + "Chipmunk divides the relative angle by it")
             }
             return .ratchet(phase: phase, ratchet: ratchet)
         case "gear":
@@ -260,6 +297,19 @@ extension ScenarioLoader {
                 "missing key \"anchor\" (a point in world coordinates), or \"anchorA\" and \"anchorB\" (in each body's coordinates)")
         }
         return try .local(a: object.vec2("anchorA", default: nil, point), b: object.vec2("anchorB", default: nil, point))
+    }
+
+    /// An anchor `offset` from a dynamic crate's centre within `limits.maxAnchorReach`
+    /// (`offset² · m / I`); the world and bodies without a known `I / m` are not checked.
+    private static func checkReach(_ object: ObjectReader, _ key: String, _ offset: Vec2,
+                                   on target: JointTargets.Target) throws(InputError) {
+        guard target.type == .dynamic, let gyration = target.gyration, let node = object[key] else { return }
+        let reach = offset.x * offset.x + offset.y * offset.y
+        guard reach > limits.maxAnchorReach * gyration else { return }
+        let allowed = (limits.maxAnchorReach * gyration).squareRoot()
+        throw object.reader.error(at: node, object.path(key), "lies \(NumberFormat.shortest(reach.squareRoot())) from "
+            + "its crate's centre, more than the \(NumberFormat.shortest(allowed)) this crate's size allows "
+            + "(Chipmunk's joint solver loses the crate's mass in rounding that far out)")
     }
 
     /// `min` ≤ `max`, blamed on `max`.

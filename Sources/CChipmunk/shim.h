@@ -19,6 +19,19 @@ static inline void tiltbox_body_state(const cpBody *body, double *out) {
     out[5] = body->w;
 }
 
+/// Like `tiltbox_body_state`, but x, y is the body's origin as `cpBodyGetPosition`
+/// returns it, not `body->p` (the centre of gravity, which is the origin only while the
+/// centre of gravity sits at the origin, as for a crate). For bodies of any shape.
+static inline void tiltbox_body_origin_state(cpBody *body, double *out) {
+    cpVect origin = cpBodyGetPosition(body);
+    out[0] = origin.x;
+    out[1] = origin.y;
+    out[2] = body->a;
+    out[3] = body->v.x;
+    out[4] = body->v.y;
+    out[5] = body->w;
+}
+
 /// Bytes Chipmunk has allocated for its contact and arbiter pools (blocks of
 /// CP_BUFFER_BYTES that a space keeps at their high-water mark until it is freed).
 static inline size_t tiltbox_space_pool_bytes(const cpSpace *space) {

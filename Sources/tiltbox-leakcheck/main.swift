@@ -1,11 +1,24 @@
-// tiltbox-leakcheck: creates and drops 1 000 worlds (crates, walls, a segment and a joint
-// of every kind, some dropped mid-run with live contacts) under valgrind memcheck, `make leakcheck`.
+// tiltbox-leakcheck: creates and drops 1 000 worlds (crates, walls and a segment, bodies
+// of every shape kind and type, a joint of every kind, some dropped mid-run with live contacts) under valgrind
+// memcheck, `make leakcheck`.
 // Any definitely-lost block fails the run.
 import Foundation
 @_spi(Tools) import Tiltbox
 
 let count = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 1000 : 1000
-// One joint of every kind, to the world and between crates.
+let bodies = [
+    BodySpec(id: "ball", position: Vec2(100, 250), shapes: [
+        ShapeSpec(geometry: .circle(radius: 10, offset: Vec2(2, 0)), mass: .mass(1))]),
+    BodySpec(id: "compound", position: Vec2(220, 250), shapes: [
+        ShapeSpec(geometry: .box(size: Vec2(30, 10), radius: 1), mass: .density(0.01)),
+        ShapeSpec(geometry: .polygon(vertices: [Vec2(0, 0), Vec2(10, 0), Vec2(0, 10)], radius: 0), mass: .mass(1)),
+        ShapeSpec(geometry: .segment(from: Vec2(-10, 0), to: Vec2(10, 5), radius: 2), mass: .mass(0.5))]),
+    BodySpec(id: "paddle", type: .kinematic, position: Vec2(300, 150), angularVelocity: 1, shapes: [
+        ShapeSpec(geometry: .box(size: Vec2(60, 6), radius: 0))]),
+    BodySpec(id: "shelf", type: .static, position: Vec2(400, 100), shapes: [
+        ShapeSpec(geometry: .segment(from: Vec2(-40, 0), to: Vec2(40, 0), radius: 2))]),
+]
+// One joint of every kind, to the world and between crates, and joints holding bodies.
 let joints: [JointSpec] = [
     JointSpec(kind: .pivot(.world(Vec2(40, 60))), a: .world, b: .body("c0")),
     JointSpec(kind: .pin(anchorA: .zero, anchorB: .zero), a: .body("c1"), b: .body("c2")),
@@ -18,6 +31,10 @@ let joints: [JointSpec] = [
     JointSpec(kind: .ratchet(phase: 0, ratchet: 0.4), a: .body("c5"), b: .body("c6")),
     JointSpec(kind: .gear(phase: 0, ratio: 2), a: .body("c6"), b: .body("c7"), maxForce: 1000),
     JointSpec(kind: .simpleMotor(rate: 1), a: .body("c7"), b: .world, maxForce: 100, collideBodies: false),
+    JointSpec(kind: .pivot(.world(Vec2(100, 270))), a: .world, b: .body("ball")),
+    JointSpec(kind: .dampedSpring(anchorA: .zero, anchorB: .zero, restLength: 100, stiffness: 10, damping: 1),
+              a: .body("ball"), b: .body("compound")),
+    JointSpec(kind: .pin(anchorA: Vec2(30, 0), anchorB: .zero), a: .body("paddle"), b: .body("c5")),
 ]
 for i in 0..<count {
     let crates = (0..<8).map { c in
@@ -25,7 +42,7 @@ for i in 0..<count {
     }
     var scenario = Scenario(name: "w\(i)", world: WorldSettings(size: Vec2(480, 320)),
                             segments: [SegmentSpec(from: Vec2(0, 120), to: Vec2(240, 60))], crates: crates,
-                            joints: joints)
+                            bodies: bodies, joints: joints)
     if i % 2 == 1 { scenario.world.spatialIndex = .hash(cellSize: 40, count: 500) }
     let world = World(scenario: scenario)
     for _ in 0..<(i % 13) { world.step(dt: 1.0 / 120) }

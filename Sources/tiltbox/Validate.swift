@@ -38,6 +38,16 @@ extension TiltboxCommand {
             if failures > 0 { throw ExitCode(ExitStatus.badInput) }
         }
 
+        /// `2 bodies (1 dynamic, 1 static), ` for a scenario with `bodies`, else nothing.
+        static func bodySummary(_ scenario: Scenario) -> String {
+            guard !scenario.bodies.isEmpty else { return "" }
+            let perType = BodyType.allCases.compactMap { type -> String? in
+                let n = scenario.bodies.filter { $0.type == type }.count
+                return n == 0 ? nil : "\(n) \(type.rawValue)"
+            }
+            return PeopleText.count(scenario.bodies.count, "body", plural: "bodies") + " (" + perType.joined(separator: ", ") + "), "
+        }
+
         /// The `ok:` line for `file`, after its warnings; an `InputError` when it is invalid
         /// (a failed write of a warning is thrown as it is).
         private func check(_ file: String) throws -> String {
@@ -48,7 +58,7 @@ extension TiltboxCommand {
                 let scenario = try ScenarioLoader.load(path: file)
                 try ScenarioSource.printWarnings(for: scenario, label: file)
                 let joints = scenario.joints.isEmpty ? "" : PeopleText.count(scenario.joints.count, "joint") + ", "
-                var line = "ok: \(file): scenario '\(scenario.name)', \(PeopleText.count(scenario.crates.count, "crate")), \(PeopleText.count(scenario.allSegments.count, "static segment")), \(joints)\(PeopleText.count(scenario.totalSteps, "step")) at \(PeopleText.hertz(scenario.timestep.hz)), \(scenario.world.spatialIndex.traceName)"
+                var line = "ok: \(file): scenario '\(scenario.name)', \(PeopleText.count(scenario.crates.count, "crate")), \(Self.bodySummary(scenario))\(PeopleText.count(scenario.allSegments.count, "static segment")), \(joints)\(PeopleText.count(scenario.totalSteps, "step")) at \(PeopleText.hertz(scenario.timestep.hz)), \(scenario.world.spatialIndex.traceName)"
                 line += "; space: " + SpaceSettings.effective(for: scenario.world).summary
                 var input = tiltOptions.gravityInput
                 input.file = nil // check the scenario's own tilt file

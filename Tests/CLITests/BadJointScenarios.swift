@@ -54,14 +54,14 @@ extension BadScenario {
         BadScenario(name: "joint-anchor-out-of-reach",
                     json: with(#""crates": [{"id": "t", "position": [100, 100], "size": [0.001, 0.001]}], "joints": ["#
                         + #"{"pivot": {"a": "static", "b": "t", "anchorA": [100, 100], "anchorB": [1000, 0]}}]"#),
-                    path: "joints[0].pivot.anchorB", alsoRun: true, reason: "this crate's size allows"),
+                    path: "joints[0].pivot.anchorB", alsoRun: true, reason: "this body's mass and moment allow"),
         BadScenario(name: "joint-world-anchor-out-of-reach",
                     json: with(#""crates": [{"id": "t", "position": [100, 100], "size": [0.001, 0.001]}], "joints": ["#
                         + #"{"pivot": {"a": "static", "b": "t", "anchor": [300, 100]}}]"#),
-                    path: "joints[0].pivot.anchor", reason: "lies 200 from its crate's centre"),
+                    path: "joints[0].pivot.anchor", reason: "lies 200 from its body's centre of gravity"),
         joint("groove-end-out-of-reach",
               #"{"groove": {"a": "c0", "b": "c1", "grooveA": [0, 0], "grooveB": [1e6, 0], "anchorB": [0, 0]}}"#,
-              path: "joints[0].groove.grooveB", reason: "lies 1000000 from its crate's centre"),
+              path: "joints[0].groove.grooveB", reason: "lies 1000000 from its body's centre of gravity"),
         joint("gear-ratio-zero", #"{"gear": {"a": "c0", "b": "c1", "phase": 0, "ratio": 0}}"#,
               path: "joints[0].gear.ratio", reason: "|ratio| must be ≥ 1e-06", alsoRun: true),
         joint("gear-ratio-tiny", #"{"gear": {"a": "c0", "b": "c1", "phase": 0, "ratio": -1e-300}}"#,
@@ -94,6 +94,16 @@ extension BadScenario {
         joint("pivot-no-anchor", #"{"pivot": {"a": "c0", "b": "c1"}}"#,
               path: "joints[0].pivot.anchor", reason: "missing key \"anchor\""),
         joint("not-an-object", #""pin""#, path: "joints[0]", reason: "expected an object"),
+        BadScenario(name: "joint-neither-end-dynamic",
+                    json: with(#""bodies": [{"id": "k", "type": "kinematic", "position": [100, 100], "#
+                        + #""shapes": [{"circle": {"radius": 5}}]}], "#
+                        + #""joints": [{"pivot": {"a": "k", "b": "static", "anchor": [100, 100]}}]"#),
+                    path: "joints[0].pivot.b", alsoRun: true, reason: "neither end is a dynamic body"),
+        BadScenario(name: "joint-anchor-out-of-reach-on-a-body",
+                    json: with(#""bodies": [{"id": "dot", "position": [100, 100], "#
+                        + #""shapes": [{"circle": {"radius": 0.01}, "mass": 1}]}], "#
+                        + #""joints": [{"pin": {"a": "dot", "b": "static", "anchorA": [1000, 0], "anchorB": [50, 50]}}]"#),
+                    path: "joints[0].pin.anchorA", reason: "this body's mass and moment allow"),
         BadScenario(name: "joints-not-an-array", json: with(#""joints": {"pin": {}}"#), path: "joints",
                     reason: "expected an array"),
     ]

@@ -181,6 +181,56 @@ import Testing
         #expect(tally.compared == 61 * 6 * scenario.crates.count)
     }
 
+    /// Joints holding bodies of the `bodies` kind: the shipped Newton's cradle (five circles,
+    /// each on a world pivot 130 above it) and a mixed scene (a kinematic paddle pinned to a
+    /// crate, a circle whose centre of gravity is off its origin on a pivot with a motor, a
+    /// polygon on a pivot with a rotary limit) against pymunk.
+    @Test func newtonsCradleOfCirclesOnPivotsMatchesPymunkBitForBit() throws {
+        let path = PymunkAgreementTests.packageRoot.appendingPathComponent("Scenarios/newtons-cradle.json").path
+        let scenario = try ScenarioLoader.load(path: path)
+        try #require(scenario.bodies.count == 5 && scenario.joints.count == 5)
+        var farthest = -Double.infinity
+        let tally = try PymunkAgreementTests.compare(scenario, track: ConstantGravity(scenario.world.gravity),
+                                                     steps: Self.steps, every: Self.every) { _, world in
+            farthest = max(farthest, world.states[4].position.x)
+        }
+        PymunkAgreementTests.report("joint pivot on circle bodies (newtons-cradle), \(Self.steps) steps", tally)
+        #expect(tally.compared == 61 * 6 * 5)
+        #expect(tally.identical == tally.compared, "\(tally)")
+        // The cradle works: the last ball is knocked out (it hangs at x = 321.5).
+        #expect(farthest > 360, "ball4 reached x = \(farthest)")
+    }
+
+    @Test func jointsOnKinematicCircleAndPolygonBodiesMatchPymunkBitForBit() throws {
+        let text = """
+        {"format": "tiltbox-scenario/1", "name": "mixed", "world": {"size": [480, 320]},
+         "crates": [{"id": "c0", "position": [290, 200], "size": [20, 20]}],
+         "bodies": [
+           {"id": "paddle", "type": "kinematic", "position": [240, 240], "angularVelocity": 1,
+            "shapes": [{"box": {"size": [80, 8]}}]},
+           {"id": "wheel", "position": [120, 150], "shapes": [{"circle": {"radius": 20, "offset": [6, 0]}, "mass": 2}]},
+           {"id": "wedge", "position": [380, 120],
+            "shapes": [{"polygon": {"vertices": [[-30, -15], [30, -15], [0, 20]]}, "density": 0.01}]}],
+         "joints": [
+           {"pin": {"a": "paddle", "b": "c0", "anchorA": [40, 0], "anchorB": [0, 10]}},
+           {"pivot": {"a": "static", "b": "wheel", "anchor": [120, 150]}},
+           {"simpleMotor": {"a": "wheel", "b": "static", "rate": 3, "maxForce": 100000}},
+           {"pivot": {"a": "static", "b": "wedge", "anchor": [390, 130]}},
+           {"rotaryLimit": {"a": "wedge", "b": "static", "min": -0.3, "max": 0.3}}]}
+        """
+        let scenario = try ScenarioLoader.parse(text: text, file: "mixed.json", baseDirectory: nil)
+        let tally = try PymunkAgreementTests.compare(scenario, track: ConstantGravity(scenario.world.gravity),
+                                                     steps: Self.steps, every: Self.every)
+        PymunkAgreementTests.report("joints on kinematic, circle and polygon bodies, \(Self.steps) steps", tally)
+        #expect(tally.compared == 61 * 6 * 4)
+        #expect(tally.identical == tally.compared, "\(tally)")
+        let world = World(scenario: scenario)
+        for _ in 0..<Self.steps { world.step(dt: scenario.timestep.dt) }
+        let states = world.states
+        #expect(abs(states[2].angle) > 10, "the motor turns the wheel: \(states[2].angle)")
+        #expect(abs(states[3].angle) <= 0.3 + 0.05, "the rotary limit holds the wedge: \(states[3].angle)")
+    }
+
     // MARK: - Helpers
 
     /// Equal states prove nothing if nothing moved: every crate must have moved or turned.

@@ -65,6 +65,7 @@ import Testing
                  c.velocity.x, c.velocity.y, c.angularVelocity].map(hex)
             },
             "gravityAtStep": gravities.map { [hex($0.x), hex($0.y)] },
+            "bodies": scenario.bodies.map(pymunkBody),
             "joints": try PymunkJoints.encode(scenario),
         ]
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tiltbox-pymunk-\(UUID().uuidString)")
@@ -102,11 +103,36 @@ import Testing
                 if let b, a.bitPattern == b.bitPattern {
                     tally.identical += 1
                 } else if tally.firstDifference == nil {
-                    tally.firstDifference = "step \(step), crate \(scenario.crates[i / 6].id) \(CrateState.fieldNames[i % 6]): Tiltbox \(a), pymunk \(b.map { "\($0)" } ?? "?")"
+                    tally.firstDifference = "step \(step), body \(world.bodyID(at: i / 6)) \(CrateState.fieldNames[i % 6]): Tiltbox \(a), pymunk \(b.map { "\($0)" } ?? "?")"
                 }
             }
         }
         return tally
+    }
+
+    /// A body as the pymunk script reads it (every number a hex float).
+    static func pymunkBody(_ body: BodySpec) -> [String: Any] {
+        [
+            "type": body.type.rawValue,
+            "pose": [body.position.x, body.position.y, body.angle, body.velocity.x, body.velocity.y,
+                     body.angularVelocity].map(hex),
+            "shapes": body.shapes.map { shape -> [String: Any] in
+                var entry: [String: Any] = ["kind": shape.geometry.kind,
+                                            "friction": hex(shape.friction), "elasticity": hex(shape.elasticity)]
+                switch shape.geometry {
+                case .circle(let r, let offset): entry["params"] = [r, offset.x, offset.y].map(hex)
+                case .box(let size, let r): entry["params"] = [size.x, size.y, r].map(hex)
+                case .polygon(let vertices, let r): entry["params"] = ([r] + vertices.flatMap { [$0.x, $0.y] }).map(hex)
+                case .segment(let a, let b, let r): entry["params"] = [a.x, a.y, b.x, b.y, r].map(hex)
+                }
+                switch shape.mass {
+                case .mass(let m)?: entry["mass"] = hex(m)
+                case .density(let d)?: entry["density"] = hex(d)
+                case nil: break
+                }
+                return entry
+            },
+        ]
     }
 
     /// 60 crates dropped as a 12 × 5 grid into a 480 × 320 box, nothing but the scene set.

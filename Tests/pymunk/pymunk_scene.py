@@ -7,9 +7,17 @@ Input (JSON file, every number a hex float string as Swift's "%a" writes it):
    "segments": [[ax, ay, bx, by, radius, friction, elasticity], ...],
    "crates": [[x, y, w, h, angle, mass, friction, elasticity, vx, vy, w], ...],
    "gravityAtStep": [[gx, gy], ...] (one per step),
-   "joints": [...] (optional, after every body; see pymunk_joints.py)}
+   "bodies" (optional): [{"type": "dynamic"|"kinematic"|"static", "pose": [x, y, angle, vx, vy, w],
+     "shapes": [{"kind": "circle"|"box"|"polygon"|"segment", "params": [...], "mass": m (optional),
+                 "density": d (optional), "friction": u, "elasticity": e}, ...]}, ...],
+  Shape params: circle [r, ox, oy]; box [w, h, r]; polygon [r, x0, y0, x1, y1, ...];
+  segment [ax, ay, bx, by, r]. Bodies are built as Tiltbox's Body builds them: the body
+  (Body() is cpBodyNew(0, 0)), its pose and velocities, added; then each shape in order:
+  created on the body, friction, elasticity, mass or density, added.
+  "joints" (optional): after every body; see pymunk_joints.py.
 Output: one line per recorded step (0, every K-th, the last): the step number, then
-each body's x y angle vx vy w as float.hex, space separated.
+each body's x y angle vx vy w as float.hex (crates, then bodies; x y is the body's
+origin, cpBodyGetPosition), space separated.
 """
 import json
 import sys
@@ -59,6 +67,8 @@ def main(path):
         space.add(body)
         space.add(shape)
         bodies.append(body)
+    for spec in scene.get("bodies", []):
+        bodies.append(add_body(space, spec))
     # Joints after every body, as Tiltbox's World makes them. The list is kept so the
     # constraints live as long as the space.
     joints = pymunk_joints.add(space, bodies, scene.get("joints", []))
@@ -82,12 +92,47 @@ def main(path):
             gravity = g
             space.gravity = g
             for b in bodies:
-                if b.is_sleeping:
+                if b.body_type == pymunk.Body.DYNAMIC and b.is_sleeping:
                     b.activate()
         space.step(dt)
         reached = n + 1
         if reached % every == 0 or reached == len(steps):
             emit(reached)
+
+
+def add_body(space, spec):
+    kind = spec["type"]
+    if kind == "dynamic":
+        body = pymunk.Body()
+    elif kind == "kinematic":
+        body = pymunk.Body(body_type=pymunk.Body.KINEMATIC)
+    else:
+        body = pymunk.Body(body_type=pymunk.Body.STATIC)
+    x, y, angle, vx, vy, spin = (f(v) for v in spec["pose"])
+    body.position = (x, y)
+    body.angle = angle
+    body.velocity = (vx, vy)
+    body.angular_velocity = spin
+    space.add(body)
+    for entry in spec["shapes"]:
+        p = [f(v) for v in entry["params"]]
+        if entry["kind"] == "circle":
+            shape = pymunk.Circle(body, p[0], (p[1], p[2]))
+        elif entry["kind"] == "box":
+            shape = pymunk.Poly.create_box(body, (p[0], p[1]), p[2])
+        elif entry["kind"] == "polygon":
+            points = [(p[i], p[i + 1]) for i in range(1, len(p), 2)]
+            shape = pymunk.Poly(body, points, None, p[0])
+        else:
+            shape = pymunk.Segment(body, (p[0], p[1]), (p[2], p[3]), p[4])
+        shape.friction = f(entry["friction"])
+        shape.elasticity = f(entry["elasticity"])
+        if "mass" in entry:
+            shape.mass = f(entry["mass"])
+        elif "density" in entry:
+            shape.density = f(entry["density"])
+        space.add(shape)
+    return body
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 internal import CChipmunk
 
-/// One body a joint holds: its `cpBody` and the object that owns it (a crate, a body),
+/// One body a joint holds: its `cpBody` and the object that owns it (a `Crate`, a `Body`),
 /// or the space's embedded static body, which nothing owns.
 struct JointEnd {
     let body: UnsafeMutablePointer<cpBody>
@@ -15,10 +15,11 @@ struct JointEnds {
     private let staticEnd: JointEnd
     private var byID: [String: JointEnd] = [:]
 
-    init(space: Space, crates: [Crate]) {
+    init(space: Space, crates: [Crate], bodies: [Body]) {
         staticEnd = JointEnd(body: cpSpaceGetStaticBody(space.pointer), owner: nil, name: "static")
-        byID.reserveCapacity(crates.count)
+        byID.reserveCapacity(crates.count + bodies.count)
         for crate in crates { byID[crate.id] = JointEnd(body: crate.body, owner: crate, name: crate.id) }
+        for body in bodies { byID[body.id] = JointEnd(body: body.body, owner: body, name: body.id) }
     }
 
     subscript(end: JointBody) -> JointEnd {

@@ -9,6 +9,8 @@ internal import CChipmunk
 public final class World {
     /// The crates, in scenario order (the trace body order).
     public let crates: [Crate]
+    /// The scenario's other bodies, in listed order, after the crates in trace order.
+    public let bodies: [Body]
     /// The scenario this world was built from.
     public let scenario: Scenario
 
@@ -16,8 +18,11 @@ public final class World {
     private let walls: [Wall]
     /// Each joint holds the owners of its bodies, so its constraint is removed and freed
     /// before any body it joins, whatever order these properties are released in.
-    private let joints: [Joint]
+    /// Set once, at the end of `init` (after the kinematic bodies take their step-0 poses).
+    private var joints: [Joint] = []
     private var currentGravity: Vec2
+    /// The kinematic bodies that follow a path.
+    private let driven: [Body]
 
     /// The largest magnitude any state value may reach before the world counts as
     /// diverged. Beyond it the next step could overflow to infinity inside Chipmunk,
@@ -36,11 +41,12 @@ public final class World {
         cpSpaceSetGravity(space.pointer, cpv(settings.gravity.x, settings.gravity.y))
         walls = scenario.allSegments.map { Wall(spec: $0, space: space) }
         crates = scenario.crates.map { Crate(spec: $0, space: space) }
+        bodies = scenario.bodies.map { Body(spec: $0, space: space) }
+        driven = bodies.filter { $0.track != nil }
+        driveKinematicBodies(step: 0, dt: scenario.timestep.dt)
         // Joints last, in listed order, once every body has its initial pose.
-        if scenario.joints.isEmpty {
-            joints = []
-        } else {
-            let ends = JointEnds(space: space, crates: crates)
+        if !scenario.joints.isEmpty {
+            let ends = JointEnds(space: space, crates: crates, bodies: bodies)
             joints = scenario.joints.map { Joint(spec: $0, a: ends[$0.a], b: ends[$0.b], space: space) }
         }
     }
@@ -75,12 +81,24 @@ public final class World {
         for crate in crates where cpBodyIsSleeping(crate.body) != 0 {
             cpBodyActivate(crate.body)
         }
+        for body in bodies where body.type == .dynamic && body.isSleeping {
+            body.activate()
+        }
     }
 
     /// How many crates are asleep now (`cpBodyIsSleeping`); always 0 unless the scenario
     /// sets `world.sleepTimeThreshold`.
     public var sleepingCrateCount: Int {
         crates.reduce(0) { $0 + (cpBodyIsSleeping($1.body) != 0 ? 1 : 0) }
+    }
+
+    /// Sets every kinematic body that has a `path` to the path's pose at t = n·dt, with the
+    /// velocities that carry it to the pose at (n + 1)·dt (docs/formats.md §5), for the
+    /// physics step from state `n`. `init` does it for step 0; whoever steps the world does
+    /// it when state `n` is reached (`RunSession` does, before reading the states, so record
+    /// n holds the path's pose at n·dt).
+    public func driveKinematicBodies(step n: Int, dt: Double) {
+        for body in driven { body.drive(step: n, dt: dt) }
     }
 
     /// Advances the world by one fixed step of `dt` seconds.
@@ -94,17 +112,31 @@ public final class World {
     /// high-water mark). The soak test reports it beside the process's memory.
     public var enginePoolBytes: Int { Int(tiltbox_space_pool_bytes(space.pointer)) }
 
-    /// Every crate's state, in crate order.
-    public var states: [CrateState] { crates.map(\.state) }
+    /// Every body's state in trace order: the crates, then the other bodies.
+    public var states: [CrateState] { crates.map(\.state) + bodies.map(\.state) }
 
-    /// Writes every crate's state, laid out as `BodyState` says, in crate order, into
-    /// `buffer` (which must hold `BodyState.count × crates.count` doubles). The step loop uses this to read
-    /// all states without allocating.
+    /// How many bodies have a state in a record: the crates, then the other bodies.
+    public var bodyCount: Int { crates.count + bodies.count }
+
+    /// The id of body `index` in trace order (crates, then the other bodies).
+    public func bodyID(at index: Int) -> String {
+        index < crates.count ? crates[index].id : bodies[index - crates.count].id
+    }
+
+    /// Writes every body's state, laid out as `BodyState` says, in trace order (crates,
+    /// then the other bodies), into `buffer` (which must hold `BodyState.count × bodyCount`
+    /// doubles). The step loop uses this to read all states without allocating.
+    /// A crate's x, y is its centre, which is its origin; another body's is its origin
+    /// (`cpBodyGetPosition`), wherever its centre of gravity lies.
     public func readStates(into buffer: UnsafeMutableBufferPointer<Double>) {
-        precondition(buffer.count >= crates.count * BodyState.count)
+        precondition(buffer.count >= bodyCount * BodyState.count)
         guard var out = buffer.baseAddress else { return }
         for crate in crates {
             crate.writeState(to: out)
+            out += BodyState.count
+        }
+        for body in bodies {
+            body.writeState(to: out)
             out += BodyState.count
         }
     }
@@ -112,12 +144,13 @@ public final class World {
     /// The first crate whose state is non-finite or beyond `divergenceLimit`, reading
     /// the fields laid out by `readStates(into:)`.
     public func firstDivergence(in buffer: UnsafeBufferPointer<Double>) -> WorldDivergence? {
-        for index in 0..<crates.count {
+        for index in 0..<bodyCount {
             for field in 0..<BodyState.count {
                 let value = buffer[index * BodyState.count + field]
                 if !value.isFinite || abs(value) > World.divergenceLimit {
-                    return WorldDivergence(crateIndex: index, crateID: crates[index].id,
-                                      field: BodyState.fieldNames[field], value: value)
+                    return WorldDivergence(crateIndex: index, crateID: bodyID(at: index),
+                                      field: BodyState.fieldNames[field], value: value,
+                                      kind: index < crates.count ? "crate" : "body")
                 }
             }
         }
@@ -131,11 +164,13 @@ public struct WorldDivergence: Sendable, Equatable, CustomStringConvertible {
     public var crateID: String
     public var field: String
     public var value: Double
+    /// `crate` or `body` (a body of the scenario's `bodies`), for the message.
+    public var kind: String = "crate"
 
     public var description: String {
         if value.isFinite {
-            return "crate '\(crateID)' \(field) = \(NumberFormat.shortest(value)) exceeds the engine's safe range (|value| ≤ 1e100): the simulation diverged"
+            return "\(kind) '\(crateID)' \(field) = \(NumberFormat.shortest(value)) exceeds the engine's safe range (|value| ≤ 1e100): the simulation diverged"
         }
-        return "crate '\(crateID)' \(field) is \(value) (non-finite): the simulation diverged"
+        return "\(kind) '\(crateID)' \(field) is \(value) (non-finite): the simulation diverged"
     }
 }

@@ -70,17 +70,7 @@ enum KeyframeFile {
             let x = try number(vector[0], in: gravityNode, path: at + ".gravity[0]", fail: fail)
             let y = try number(vector[1], in: gravityNode, path: at + ".gravity[1]", fail: fail)
             var curve = TimingCurve.linear
-            if let value = item["curve"] {
-                if let springNode = value["spring"] {
-                    curve = .spring(try SpringParameters.read(springNode, path: at + ".curve.spring", file: file))
-                } else {
-                    do {
-                        curve = try TimingCurve(jsonValue: value.plainValue)
-                    } catch {
-                        throw fail(value, at + ".curve", error.description)
-                    }
-                }
-            }
+            if let value = item["curve"] { curve = try reader.timingCurve(value, at + ".curve") }
             if let previous = keyframes.last, t < previous.t {
                 throw fail(item["t"], at + ".t", "keyframes not sorted by time: \(t) after \(previous.t)")
             }

@@ -7,7 +7,8 @@ import Foundation
 /// default `--every 1` from every step.
 public struct RunMetrics: Sendable, Equatable {
     /// Total kinetic energy at the last record: Σ ½m|v|² + ½Iω², with the box moment
-    /// I = m(w² + h²)/12 (Chipmunk's `cpMomentForBox`).
+    /// I = m(w² + h²)/12 (Chipmunk's `cpMomentForBox`) for crates, and a dynamic body's
+    /// own mass and moment (as Chipmunk accumulates them from its shapes) for `bodies`.
     public var kineticEnergy: Double
     /// The largest speed |v| any body had at a record.
     public var maxSpeed: Double
@@ -15,7 +16,8 @@ public struct RunMetrics: Sendable, Equatable {
     /// end, or nil when a body still moved at the last record.
     public var restTime: Double?
     /// The bodies' bounding box at the last record, `[minX, minY, maxX, maxY]` (rotated boxes
-    /// included), or nil without bodies.
+    /// included; a body of `bodies` as the square around its origin that holds it at any angle),
+    /// or nil without bodies.
     public var bounds: [Double]?
     /// The run's digest (`fnv1a64:HEX`).
     public var digest: String
@@ -88,9 +90,12 @@ public struct RunMetrics: Sendable, Equatable {
 
 /// A `RecordSink` computing a run's `RunMetrics` from its records.
 public final class RunMetricsSink: RecordSink {
-    private let masses: [Double]
-    private let moments: [Double]
+    private var masses: [Double]
+    private var moments: [Double]
     private let halfSizes: [Vec2]
+    /// For the bodies of `bodies` (after the crates): how far their shapes reach from their
+    /// origin, the half side of the square that bounds them at any angle.
+    private let reaches: [Double]
     private var kineticEnergy = 0.0
     private var maxSpeed = 0.0
     private var restTime: Double?
@@ -101,6 +106,15 @@ public final class RunMetricsSink: RecordSink {
         masses = scenario.crates.map(\.mass)
         moments = scenario.crates.map { $0.mass * ($0.size.x * $0.size.x + $0.size.y * $0.size.y) / 12 }
         halfSizes = scenario.crates.map { Vec2($0.size.x / 2, $0.size.y / 2) }
+        reaches = scenario.crates.map { _ in 0 } + scenario.bodies.map(\.reach)
+        // Bodies: a dynamic body's mass and moment (about its centre of gravity, whose
+        // velocity the record holds) as Chipmunk computes them; kinematic and static
+        // bodies, of infinite mass, add no energy but count for speed, rest and bounds.
+        for body in scenario.bodies {
+            let properties = body.type == .dynamic ? body.massProperties : (mass: 0, moment: 0, centreOfGravity: .zero)
+            masses.append(properties.mass)
+            moments.append(properties.moment)
+        }
     }
 
     public func record(step: Int, time: Double, gravity: Vec2, states: UnsafeBufferPointer<Double>) throws {
@@ -116,7 +130,8 @@ public final class RunMetricsSink: RecordSink {
             energy += 0.5 * masses[i] * (vx * vx + vy * vy) + 0.5 * moments[i] * w * w
             let angle = states[base + BodyState.angle]
             let c = abs(cos(angle)), s = abs(sin(angle))
-            let ex = c * halfSizes[i].x + s * halfSizes[i].y, ey = s * halfSizes[i].x + c * halfSizes[i].y
+            let ex = i < halfSizes.count ? c * halfSizes[i].x + s * halfSizes[i].y : reaches[i]
+            let ey = i < halfSizes.count ? s * halfSizes[i].x + c * halfSizes[i].y : reaches[i]
             let x = states[base + BodyState.x], y = states[base + BodyState.y]
             if let b = box {
                 box = [min(b[0], x - ex), min(b[1], y - ey), max(b[2], x + ex), max(b[3], y + ey)]

@@ -115,7 +115,7 @@ public final class RunSession {
         recording = RecordingSink(writer: nil)
         self.sinks = [recording] + sinks
         appliedGravity = .zero
-        var initial = [Double](repeating: 0, count: world.crates.count * BodyState.count)
+        var initial = [Double](repeating: 0, count: world.bodyCount * BodyState.count)
         initial.withUnsafeMutableBufferPointer { world.readStates(into: $0) }
         states = initial
         previousStates = initial
@@ -311,6 +311,7 @@ public final class RunSession {
 
     private func physicsStep(_ n: Int) throws {
         world.step(dt: dt)
+        world.driveKinematicBodies(step: n + 1, dt: dt)
         swap(&states, &previousStates)
         let divergence = states.withUnsafeMutableBufferPointer { buffer -> WorldDivergence? in
             world.readStates(into: buffer)

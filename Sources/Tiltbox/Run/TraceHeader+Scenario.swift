@@ -14,19 +14,32 @@ extension TraceHeader {
             spatialIndex: scenario.world.spatialIndex.traceName,
             dt: scenario.timestep.dt,
             every: every,
-            bodies: scenario.crates.map(\.id),
+            bodies: scenario.crates.map(\.id) + scenario.bodies.map(\.id),
             worldSize: scenario.world.size,
             segments: scenario.allSegments.map { Segment(from: $0.from, to: $0.to, radius: $0.radius) },
-            sizes: scenario.crates.map(\.size),
+            sizes: scenario.crates.map(\.size) + scenario.bodies.map(\.localSize),
             hz: scenario.timestep.hz,
             duration: duration,
             tilt: tilt,
-            masses: scenario.crates.map(\.mass),
+            masses: scenario.crates.map(\.mass) + scenario.bodies.map(Self.headerMass),
             space: space ?? SpaceSettings.effective(for: scenario.world),
             tiltbox: TiltboxVersion.current,
             source: source,
             platform: .current)
         if !scenario.joints.isEmpty { joints = jointOutlines ?? World(scenario: scenario).jointOutlines }
+        if !scenario.bodies.isEmpty || !scenario.joints.isEmpty {
+            types = Array(repeating: .dynamic, count: scenario.crates.count) + scenario.bodies.map(\.type)
+            shapes = scenario.crates.map { [ShapeGeometry.box(size: $0.size, radius: 0)] }
+                + scenario.bodies.map { $0.shapes.map(\.geometry) }
+        }
+    }
+
+    /// A body's `masses` entry: its mass as Chipmunk accumulates it from its shapes, for a
+    /// dynamic body; 0 for kinematic and static bodies, whose mass is infinite to Chipmunk
+    /// (JSON has no infinity).
+    static func headerMass(_ body: BodySpec) -> Double {
+        guard body.type == .dynamic else { return 0 }
+        return body.massProperties.mass
     }
 }
 

@@ -11,8 +11,18 @@ public struct ScenarioLimits: Sendable, Equatable {
     /// before reading, and again on the bytes read.
     public let maxFileBytes = 16 * 1024 * 1024
 
-    /// Most crates in a scenario, listed crates and grid crates together.
+    /// Most crates in a scenario, listed crates and grid crates together; also the most
+    /// bodies, crates and the entries of `bodies` together.
     public let maxCrates = 100_000
+    /// Most shapes on one body of `bodies` (the bodies count against `maxCrates` with the crates).
+    public let maxShapesPerBody = 1_000
+    /// Most vertices of one polygon shape.
+    public let maxPolygonVertices = 1_000
+    /// Largest `|x|` or `|y|` of a point in a body's own coordinates (a circle's offset,
+    /// a polygon's vertex, a segment's end).
+    public let maxLocalCoordinate = 1e5
+    /// Largest shape `density` (mass per unit area; it must also be > 0).
+    public let maxDensity = 1e12
     /// Most entries in `segments` (the four box walls are not counted).
     public let maxSegments = 100_000
 

@@ -82,8 +82,11 @@ extension ScenarioLoader {
             var position: Vec2
             var angle: Double
             var type: BodyType
-            /// `I / m`, the squared radius of gyration, when known (crates); `nil` for the world.
+            /// `I / m`, the squared radius of gyration about the centre of gravity, for dynamic
+            /// crates and bodies; `nil` for the world and bodies of infinite mass.
             var gyration: Double? = nil
+            /// The centre of gravity in the body's own coordinates (a crate's is its origin).
+            var centreOfGravity: Vec2 = .zero
         }
         private var byID: [String: Target] = [:]
         /// Every id, crates then bodies, for "did you mean".
@@ -97,7 +100,14 @@ extension ScenarioLoader {
                 ids.append(crate.id)
             }
             for body in bodies {
-                byID[body.id] = Target(position: body.position, angle: body.angle, type: body.type)
+                var target = Target(position: body.position, angle: body.angle, type: body.type)
+                if body.type == .dynamic {
+                    // Validated by the bodies' reader: positive mass and moment.
+                    let properties = body.massProperties
+                    target.gyration = properties.moment / properties.mass
+                    target.centreOfGravity = properties.centreOfGravity
+                }
+                byID[body.id] = target
                 ids.append(body.id)
             }
         }
@@ -209,9 +219,9 @@ extension ScenarioLoader {
             let anchors = try pivotAnchors(object, point)
             switch anchors {
             case .world(let anchor):
-                // cpPivotJointNew converts the point into each body's frame: its distance from each centre.
+                // cpPivotJointNew converts the point into each body's frame.
                 for (target, end) in [(targets[a], a), (targets[b], b)] where end != .world {
-                    try checkReach(object, "anchor", anchor - target.position, on: target)
+                    try checkReach(object, "anchor", localPoint(anchor, of: target), on: target)
                 }
             case .local(let anchorA, let anchorB):
                 try checkReach(object, "anchorA", anchorA, on: targets[a])
@@ -299,17 +309,19 @@ extension ScenarioLoader {
         return try .local(a: object.vec2("anchorA", default: nil, point), b: object.vec2("anchorB", default: nil, point))
     }
 
-    /// An anchor `offset` from a dynamic crate's centre within `limits.maxAnchorReach`
-    /// (`offset² · m / I`); the world and bodies without a known `I / m` are not checked.
-    private static func checkReach(_ object: ObjectReader, _ key: String, _ offset: Vec2,
+    /// An anchor (in the body's coordinates) within `limits.maxAnchorReach` of a dynamic
+    /// crate's or body's centre of gravity (`r² · m / I`); the world and bodies of infinite
+    /// mass are not checked (their terms vanish from Chipmunk's joint mass).
+    private static func checkReach(_ object: ObjectReader, _ key: String, _ anchor: Vec2,
                                    on target: JointTargets.Target) throws(InputError) {
         guard target.type == .dynamic, let gyration = target.gyration, let node = object[key] else { return }
+        let offset = anchor - target.centreOfGravity
         let reach = offset.x * offset.x + offset.y * offset.y
         guard reach > limits.maxAnchorReach * gyration else { return }
         let allowed = (limits.maxAnchorReach * gyration).squareRoot()
         throw object.reader.error(at: node, object.path(key), "lies \(NumberFormat.shortest(reach.squareRoot())) from "
-            + "its crate's centre, more than the \(NumberFormat.shortest(allowed)) this crate's size allows "
-            + "(Chipmunk's joint solver loses the crate's mass in rounding that far out)")
+            + "its body's centre of gravity, more than the \(NumberFormat.shortest(allowed)) this body's mass and moment allow "
+            + "(Chipmunk's joint solver loses the body's mass in rounding that far out)")
     }
 
     /// `min` ≤ `max`, blamed on `max`.
@@ -331,6 +343,12 @@ extension ScenarioLoader {
         guard distance <= 1e-9 * scale, let node = object["anchorB"] else { return }
         throw object.reader.error(at: node, object.path("anchorB"), "the pin's anchors coincide at creation "
             + "(both at \(showPoint(p))), so it has no length: use a \"pivot\" joint to hold two bodies at one point")
+    }
+
+    /// A world point in a body's coordinates at the body's initial pose.
+    private static func localPoint(_ point: Vec2, of target: JointTargets.Target) -> Vec2 {
+        let c = cos(target.angle), s = sin(target.angle), d = point - target.position
+        return Vec2(c * d.x + s * d.y, -s * d.x + c * d.y)
     }
 
     /// `anchor` in a body's coordinates, in world coordinates at the body's initial pose.

@@ -104,7 +104,7 @@ public enum ScenarioLoader {
     // MARK: - Keys
 
     static let topKeys = ["format", "name", "description", "world", "timestep", "duration",
-                          "walls", "segments", "crates", "grids", "joints", "tilt"]
+                          "walls", "segments", "crates", "grids", "bodies", "joints", "tilt"]
     static let worldKeys = ["size", "gravity", "iterations", "damping", "collisionSlop", "collisionBias",
                              "collisionPersistence", "sleepTimeThreshold", "idleSpeedThreshold", "spatialIndex"]
     static let timestepKeys = ["hz", "maxStepsPerFrame"]
@@ -174,12 +174,13 @@ public enum ScenarioLoader {
         let walls = try wallSettings(top.object("walls", keys: wallKeys))
         let segments = try segmentSpecs(top)
         let crates = try crateSpecs(top, world: world)
-        let joints = try jointSpecs(top, crates: crates, bodies: [])
+        let bodies = try bodySpecs(top, crates: crates, world: world)
+        let joints = try jointSpecs(top, crates: crates, bodies: bodies)
         let tilt = try tiltSettings(top.object("tilt", keys: tiltKeys), baseDirectory: baseDirectory)
 
         let scenario = Scenario(name: name, description: description, world: world, timestep: timestep,
-                                duration: duration, walls: walls, segments: segments, crates: crates, joints: joints,
-                                tilt: tilt)
+                                duration: duration, walls: walls, segments: segments, crates: crates, bodies: bodies,
+                                joints: joints, tilt: tilt)
         try checkHashCells(scenario, worldObject: worldObject)
         try checkOverlaps(scenario, top: top)
         return scenario
@@ -430,15 +431,15 @@ public enum ScenarioLoader {
         )
     }
 
-    private static func inside(_ p: Vec2, _ world: WorldSettings) -> Bool {
+    static func inside(_ p: Vec2, _ world: WorldSettings) -> Bool {
         p.x >= 0 && p.x <= world.size.x && p.y >= 0 && p.y <= world.size.y
     }
 
-    private static func show(_ p: Vec2) -> String {
+    static func show(_ p: Vec2) -> String {
         "[\(NumberFormat.shortest(p.x)), \(NumberFormat.shortest(p.y))]"
     }
 
-    private static func showBounds(_ world: WorldSettings) -> String {
+    static func showBounds(_ world: WorldSettings) -> String {
         "[0, \(NumberFormat.shortest(world.size.x))] × [0, \(NumberFormat.shortest(world.size.y))]"
     }
 
@@ -518,6 +519,9 @@ public enum ScenarioLoader {
         for crate in scenario.crates {
             // Any rotation fits in a square as wide as the diagonal.
             consider(cells(crate.size.length, crate.size.length), "crate \"\(crate.id)\"")
+        }
+        for body in scenario.bodies {
+            consider(cells(2 * body.reach, 2 * body.reach), "body \"\(body.id)\"")
         }
         if worst == nil, total > Double(limits.maxHashCellsTotal) {
             worst = (total, "all shapes together")

@@ -217,6 +217,8 @@ public struct ScenarioOverride: Hashable, Sendable {
         case ["segments"]: return ScenarioLoader.segmentKeys
         case ["crates"]: return ScenarioLoader.crateKeys
         case ["grids"]: return ScenarioLoader.gridKeys
+        case ["bodies"]: return ScenarioLoader.bodyKeys
+        case ["bodies", "shapes"]: return ScenarioLoader.shapeKeys
         case ["grids", "crate"]: return ScenarioLoader.crateBodyKeys
         case ["tilt"]: return ScenarioLoader.tiltKeys
         default: return nil

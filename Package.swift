@@ -34,6 +34,11 @@ let package = Package(
             name: "CReferencePile",
             linkerSettings: [.linkedLibrary("chipmunk")]
         ),
+        // Scenes of crates and joints in raw Chipmunk (a test compares them with Tiltbox bit for bit).
+        .target(
+            name: "CReferenceJoints",
+            linkerSettings: [.linkedLibrary("chipmunk")]
+        ),
         .target(
             name: "Tiltbox",
             dependencies: [
@@ -57,7 +62,7 @@ let package = Package(
             name: "tiltbox-bench",
             dependencies: ["Tiltbox", "CReferencePile", "CNumberFormat"]
         ),
-        .testTarget(name: "EngineTests", dependencies: ["Tiltbox"]),
+        .testTarget(name: "EngineTests", dependencies: ["Tiltbox", "CReferenceJoints"]),
         .testTarget(name: "BenchSceneTests", dependencies: ["Tiltbox", "CReferencePile"]),
         .testTarget(name: "SteppingTests", dependencies: ["Tiltbox"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Tiltbox"]),

@@ -12,6 +12,8 @@ struct BadScenario: Sendable, CustomTestStringConvertible {
     var location: String?
     /// Also check `tiltbox run FILE`, not only `tiltbox validate FILE`.
     var alsoRun = false
+    /// A fragment the reason must contain, when given.
+    var reason: String?
 
     var testDescription: String { name }
 
@@ -70,7 +72,7 @@ struct BadScenario: Sendable, CustomTestStringConvertible {
 }
 
 @Suite struct BadScenarioTests {
-    @Test(arguments: BadScenario.all)
+    @Test(arguments: BadScenario.all + BadScenario.joints)
     func everyBadScenarioInputExitsTwoNamingFileAndFieldPath(_ bad: BadScenario) throws {
         let directory = try TemporaryDirectory()
         let file = try directory.write("\(bad.name).json", bad.json)
@@ -85,6 +87,9 @@ struct BadScenario: Sendable, CustomTestStringConvertible {
             #expect(message.hasPrefix(file), "\(command) message does not start with the file: \(message)")
             if let path = bad.path {
                 #expect(message.contains(": \(path): "), "\(command) message does not name \(path): \(message)")
+            }
+            if let reason = bad.reason {
+                #expect(message.contains(reason), "\(command) message does not say \(reason): \(message)")
             }
             if let location = bad.location {
                 #expect(message.hasPrefix(file + location + ": "),

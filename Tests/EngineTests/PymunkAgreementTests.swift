@@ -66,6 +66,7 @@ import Testing
             },
             "gravityAtStep": gravities.map { [hex($0.x), hex($0.y)] },
             "bodies": scenario.bodies.map(pymunkBody),
+            "joints": try PymunkJoints.encode(scenario),
         ]
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tiltbox-pymunk-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -9,11 +9,12 @@ Input (JSON file, every number a hex float string as Swift's "%a" writes it):
    "gravityAtStep": [[gx, gy], ...] (one per step),
    "bodies" (optional): [{"type": "dynamic"|"kinematic"|"static", "pose": [x, y, angle, vx, vy, w],
      "shapes": [{"kind": "circle"|"box"|"polygon"|"segment", "params": [...], "mass": m (optional),
-                 "density": d (optional), "friction": u, "elasticity": e}, ...]}, ...]}
+                 "density": d (optional), "friction": u, "elasticity": e}, ...]}, ...],
   Shape params: circle [r, ox, oy]; box [w, h, r]; polygon [r, x0, y0, x1, y1, ...];
   segment [ax, ay, bx, by, r]. Bodies are built as Tiltbox's Body builds them: the body
   (Body() is cpBodyNew(0, 0)), its pose and velocities, added; then each shape in order:
   created on the body, friction, elasticity, mass or density, added.
+  "joints" (optional): after every body; see pymunk_joints.py.
 Output: one line per recorded step (0, every K-th, the last): the step number, then
 each body's x y angle vx vy w as float.hex (crates, then bodies; x y is the body's
 origin, cpBodyGetPosition), space separated.
@@ -22,6 +23,8 @@ import json
 import sys
 
 import pymunk
+
+import pymunk_joints
 
 
 def f(text):
@@ -66,6 +69,9 @@ def main(path):
         bodies.append(body)
     for spec in scene.get("bodies", []):
         bodies.append(add_body(space, spec))
+    # Joints after every body, as Tiltbox's World makes them. The list is kept so the
+    # constraints live as long as the space.
+    joints = pymunk_joints.add(space, bodies, scene.get("joints", []))
 
     dt = f(scene["dt"])
     every = int(f(scene["every"]))

@@ -8,6 +8,7 @@ import Synchronization
     private static let spaces = Atomic<Int>(0)
     private static let bodies = Atomic<Int>(0)
     private static let shapes = Atomic<Int>(0)
+    private static let constraints = Atomic<Int>(0)
 
     /// Live `cpSpace` objects.
     public static var liveSpaces: Int { spaces.load(ordering: .relaxed) }
@@ -15,6 +16,8 @@ import Synchronization
     public static var liveBodies: Int { bodies.load(ordering: .relaxed) }
     /// Live `cpShape` objects (crate boxes and static segments).
     public static var liveShapes: Int { shapes.load(ordering: .relaxed) }
+    /// Live `cpConstraint` objects (joints).
+    public static var liveConstraints: Int { constraints.load(ordering: .relaxed) }
 
     static func spaceCreated() { spaces.add(1, ordering: .relaxed) }
     static func spaceFreed() { spaces.subtract(1, ordering: .relaxed) }
@@ -22,4 +25,6 @@ import Synchronization
     static func bodyFreed() { bodies.subtract(1, ordering: .relaxed) }
     static func shapeCreated() { shapes.add(1, ordering: .relaxed) }
     static func shapeFreed() { shapes.subtract(1, ordering: .relaxed) }
+    static func constraintCreated() { constraints.add(1, ordering: .relaxed) }
+    static func constraintFreed() { constraints.subtract(1, ordering: .relaxed) }
 }

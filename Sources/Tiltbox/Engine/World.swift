@@ -16,6 +16,10 @@ public final class World {
 
     private let space: Space
     private let walls: [Wall]
+    /// Each joint holds the owners of its bodies, so its constraint is removed and freed
+    /// before any body it joins, whatever order these properties are released in.
+    /// Set once, at the end of `init` (after the kinematic bodies take their step-0 poses).
+    private var joints: [Joint] = []
     private var currentGravity: Vec2
     /// The kinematic bodies that follow a path.
     private let driven: [Body]
@@ -40,7 +44,19 @@ public final class World {
         bodies = scenario.bodies.map { Body(spec: $0, space: space) }
         driven = bodies.filter { $0.track != nil }
         driveKinematicBodies(step: 0, dt: scenario.timestep.dt)
+        // Joints last, in listed order, once every body has its initial pose.
+        if !scenario.joints.isEmpty {
+            let ends = JointEnds(space: space, crates: crates, bodies: bodies)
+            joints = scenario.joints.map { Joint(spec: $0, a: ends[$0.a], b: ends[$0.b], space: space) }
+        }
     }
+
+    /// The joints as the trace header describes them, in creation order, read back from
+    /// Chipmunk (`cpPivotJointGetAnchorA`, ...).
+    public var jointOutlines: [TraceHeader.JointOutline] { joints.map(\.outline) }
+
+    /// Each joint's effective settings, in creation order, read back from Chipmunk.
+    public var jointSettings: [JointSettings] { joints.map(\.settings) }
 
     /// The space's effective settings, read back from Chipmunk.
     public var spaceSettings: SpaceSettings { space.settings }

@@ -151,7 +151,7 @@ public final class RunSession {
                             trace: TraceOutput, sinks: [any RecordSink] = []) throws {
         self.init(scenario: scenario, track: track, totalSteps: totalSteps, every: every, sinks: sinks)
         var header = TraceHeader(scenario: scenario, every: every, duration: time(ofStep: self.totalSteps),
-                                 tilt: trace.tilt, space: world.spaceSettings,
+                                 tilt: trace.tilt, space: world.spaceSettings, jointOutlines: world.jointOutlines,
                                  source: trace.source?.relativized(toTrace: trace.path))
         if trace.hashes { header.records = .hashes }
         recording.writer = try TraceWriter(path: trace.path, header: header)

@@ -3,9 +3,12 @@ extension TraceHeader {
     /// the broad phase, what a renderer needs to draw the world, the effective space
     /// settings (`space`, read back from the run's own world, or when `nil` from a space
     /// set up exactly as `World` sets up its own), and the self-describing keys: this
-    /// version, `source` (when given) and this machine's platform fingerprint.
+    /// version, `source` (when given) and this machine's platform fingerprint. A scenario
+    /// with joints adds `joints`: `jointOutlines` (the run's `World.jointOutlines`), or when
+    /// `nil` those of a world built from the scenario; a scenario without joints has no
+    /// `joints` key, so its trace is what it was before joints existed.
     public init(scenario: Scenario, every: Int, duration: Double, tilt: String? = nil, space: SpaceSettings? = nil,
-                source: Source? = nil) {
+                jointOutlines: [JointOutline]? = nil, source: Source? = nil) {
         self.init(
             scenario: scenario.name,
             spatialIndex: scenario.world.spatialIndex.traceName,
@@ -23,6 +26,7 @@ extension TraceHeader {
             tiltbox: TiltboxVersion.current,
             source: source,
             platform: .current)
+        if !scenario.joints.isEmpty { joints = jointOutlines ?? World(scenario: scenario).jointOutlines }
         if !scenario.bodies.isEmpty || !scenario.joints.isEmpty {
             types = Array(repeating: .dynamic, count: scenario.crates.count) + scenario.bodies.map(\.type)
             shapes = scenario.crates.map { [ShapeGeometry.box(size: $0.size, radius: 0)] }

@@ -104,7 +104,7 @@ public enum ScenarioLoader {
     // MARK: - Keys
 
     static let topKeys = ["format", "name", "description", "world", "timestep", "duration",
-                          "walls", "segments", "crates", "grids", "bodies", "tilt"]
+                          "walls", "segments", "crates", "grids", "bodies", "joints", "tilt"]
     static let worldKeys = ["size", "gravity", "iterations", "damping", "collisionSlop", "collisionBias",
                              "collisionPersistence", "sleepTimeThreshold", "idleSpeedThreshold", "spatialIndex"]
     static let timestepKeys = ["hz", "maxStepsPerFrame"]
@@ -175,10 +175,12 @@ public enum ScenarioLoader {
         let segments = try segmentSpecs(top)
         let crates = try crateSpecs(top, world: world)
         let bodies = try bodySpecs(top, crates: crates, world: world)
+        let joints = try jointSpecs(top, crates: crates, bodies: bodies)
         let tilt = try tiltSettings(top.object("tilt", keys: tiltKeys), baseDirectory: baseDirectory)
 
         let scenario = Scenario(name: name, description: description, world: world, timestep: timestep,
-                                duration: duration, walls: walls, segments: segments, crates: crates, bodies: bodies, tilt: tilt)
+                                duration: duration, walls: walls, segments: segments, crates: crates, bodies: bodies,
+                                joints: joints, tilt: tilt)
         try checkHashCells(scenario, worldObject: worldObject)
         try checkOverlaps(scenario, top: top)
         return scenario

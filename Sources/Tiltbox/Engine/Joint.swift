@@ -1,0 +1,167 @@
+internal import CChipmunk
+
+/// One body a joint holds: its `cpBody` and the object that owns it (a `Crate`, a `Body`),
+/// or the space's embedded static body, which nothing owns.
+struct JointEnd {
+    let body: UnsafeMutablePointer<cpBody>
+    /// Kept alive by the joint, so the body outlives the constraint that points at it.
+    let owner: AnyObject?
+    /// The id written in the trace header: the crate's or body's id, or `"static"`.
+    let name: String
+}
+
+/// The bodies of a world that joints may name, by id (only looked up, never iterated).
+struct JointEnds {
+    private let staticEnd: JointEnd
+    private var byID: [String: JointEnd] = [:]
+
+    init(space: Space, crates: [Crate], bodies: [Body]) {
+        staticEnd = JointEnd(body: cpSpaceGetStaticBody(space.pointer), owner: nil, name: "static")
+        byID.reserveCapacity(crates.count + bodies.count)
+        for crate in crates { byID[crate.id] = JointEnd(body: crate.body, owner: crate, name: crate.id) }
+        for body in bodies { byID[body.id] = JointEnd(body: body.body, owner: body, name: body.id) }
+    }
+
+    subscript(end: JointBody) -> JointEnd {
+        switch end {
+        case .world:
+            return staticEnd
+        case .body(let id):
+            guard let found = byID[id] else { preconditionFailure("joint ids are validated before they reach the engine") }
+            return found
+        }
+    }
+}
+
+/// One joint in a `World`: owns its `cpConstraint`.
+///
+/// A joint keeps its space and the owners of both its bodies alive; its `deinit`
+/// removes the constraint from the space and frees it, and only then lets go of the
+/// bodies, so a constraint never points at a freed body whatever order a world's
+/// properties are released in.
+final class Joint {
+    /// The joint's kind and parameters, as the scenario gave them.
+    let jointKind: JointKind
+    let a: JointEnd
+    let b: JointEnd
+    let space: Space
+    let constraint: UnsafeMutablePointer<cpConstraint>
+
+    /// Creates the constraint from a validated spec, calls the setters of the optional
+    /// settings the spec gives (and no others, so the rest keep Chipmunk's defaults), in
+    /// the order `maxForce`, `errorBias`, `maxBias`, `collideBodies`, then adds it to
+    /// the space. Bodies must already have their initial poses: `cpPinJointNew` measures
+    /// the distance and `cpPivotJointNew` converts the world anchor with them.
+    init(spec: JointSpec, a: JointEnd, b: JointEnd, space: Space) {
+        self.jointKind = spec.kind
+        self.a = a
+        self.b = b
+        self.space = space
+        constraint = Joint.make(spec.kind, a.body, b.body)
+        EngineCensus.constraintCreated()
+        if let maxForce = spec.maxForce {
+            precondition(maxForce >= 0, "joint settings are validated before they reach the engine")
+            cpConstraintSetMaxForce(constraint, maxForce)
+        }
+        if let errorBias = spec.errorBias {
+            precondition(errorBias >= 0 && errorBias <= 1, "joint settings are validated before they reach the engine")
+            cpConstraintSetErrorBias(constraint, errorBias)
+        }
+        if let maxBias = spec.maxBias {
+            precondition(maxBias >= 0, "joint settings are validated before they reach the engine")
+            cpConstraintSetMaxBias(constraint, maxBias)
+        }
+        if let collide = spec.collideBodies { cpConstraintSetCollideBodies(constraint, collide ? 1 : 0) }
+        cpSpaceAddConstraint(space.pointer, constraint)
+    }
+
+    deinit {
+        cpSpaceRemoveConstraint(space.pointer, constraint)
+        cpConstraintFree(constraint)
+        EngineCensus.constraintFreed()
+    }
+
+    private static func v(_ p: Vec2) -> cpVect { cpv(p.x, p.y) }
+
+    /// The Chipmunk constructor of each kind.
+    private static func make(_ kind: JointKind, _ a: UnsafeMutablePointer<cpBody>,
+                             _ b: UnsafeMutablePointer<cpBody>) -> UnsafeMutablePointer<cpConstraint> {
+        let made: UnsafeMutablePointer<cpConstraint>?
+        switch kind {
+        case .pin(let anchorA, let anchorB):
+            made = cpPinJointNew(a, b, v(anchorA), v(anchorB))
+        case .pivot(.world(let anchor)):
+            made = cpPivotJointNew(a, b, v(anchor))
+        case .pivot(.local(let anchorA, let anchorB)):
+            made = cpPivotJointNew2(a, b, v(anchorA), v(anchorB))
+        case .slide(let anchorA, let anchorB, let min, let max):
+            precondition(min <= max)
+            made = cpSlideJointNew(a, b, v(anchorA), v(anchorB), min, max)
+        case .groove(let grooveA, let grooveB, let anchorB):
+            made = cpGrooveJointNew(a, b, v(grooveA), v(grooveB), v(anchorB))
+        case .dampedSpring(let anchorA, let anchorB, let restLength, let stiffness, let damping):
+            made = cpDampedSpringNew(a, b, v(anchorA), v(anchorB), restLength, stiffness, damping)
+        case .dampedRotarySpring(let restAngle, let stiffness, let damping):
+            made = cpDampedRotarySpringNew(a, b, restAngle, stiffness, damping)
+        case .rotaryLimit(let min, let max):
+            precondition(min <= max)
+            made = cpRotaryLimitJointNew(a, b, min, max)
+        case .ratchet(let phase, let ratchet):
+            precondition(ratchet != 0, "joint settings are validated before they reach the engine")
+            made = cpRatchetJointNew(a, b, phase, ratchet)
+        case .gear(let phase, let ratio):
+            precondition(ratio != 0, "joint settings are validated before they reach the engine")
+            made = cpGearJointNew(a, b, phase, ratio)
+        case .simpleMotor(let rate):
+            made = cpSimpleMotorNew(a, b, rate)
+        }
+        guard let made else { preconditionFailure("Chipmunk could not allocate a constraint") }
+        return made
+    }
+
+    /// The joint as the trace header describes it, read back from Chipmunk: anchors in
+    /// each body's coordinates (a world pivot as `cpPivotJointNew` converted it), `[0, 0]`
+    /// for kinds without anchors, and a groove's two ends on body a.
+    var outline: TraceHeader.JointOutline {
+        var anchorA = cpvzero, anchorB = cpvzero
+        var groove: [Vec2]?
+        switch jointKind {
+        case .pin:
+            anchorA = cpPinJointGetAnchorA(constraint)
+            anchorB = cpPinJointGetAnchorB(constraint)
+        case .pivot:
+            anchorA = cpPivotJointGetAnchorA(constraint)
+            anchorB = cpPivotJointGetAnchorB(constraint)
+        case .slide:
+            anchorA = cpSlideJointGetAnchorA(constraint)
+            anchorB = cpSlideJointGetAnchorB(constraint)
+        case .groove:
+            anchorB = cpGrooveJointGetAnchorB(constraint)
+            let from = cpGrooveJointGetGrooveA(constraint), to = cpGrooveJointGetGrooveB(constraint)
+            groove = [Vec2(from.x, from.y), Vec2(to.x, to.y)]
+        case .dampedSpring:
+            anchorA = cpDampedSpringGetAnchorA(constraint)
+            anchorB = cpDampedSpringGetAnchorB(constraint)
+        case .dampedRotarySpring, .rotaryLimit, .ratchet, .gear, .simpleMotor:
+            break
+        }
+        return TraceHeader.JointOutline(kind: jointKind.name, a: a.name, b: b.name, anchorA: Vec2(anchorA.x, anchorA.y),
+                                        anchorB: Vec2(anchorB.x, anchorB.y), groove: groove)
+    }
+
+    /// The constraint's effective settings, read back (`cpConstraintGetMaxForce`, ...).
+    var settings: JointSettings {
+        JointSettings(maxForce: cpConstraintGetMaxForce(constraint), errorBias: cpConstraintGetErrorBias(constraint),
+                      maxBias: cpConstraintGetMaxBias(constraint),
+                      collideBodies: cpConstraintGetCollideBodies(constraint) != 0)
+    }
+}
+
+/// A joint's settings as Chipmunk holds them: the given ones, the rest Chipmunk's own
+/// (`maxForce` and `maxBias` infinity, `errorBias` `pow(1 − 0.1, 60)`, `collideBodies` true).
+public struct JointSettings: Sendable, Equatable {
+    public var maxForce: Double
+    public var errorBias: Double
+    public var maxBias: Double
+    public var collideBodies: Bool
+}

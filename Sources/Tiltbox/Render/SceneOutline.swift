@@ -209,15 +209,6 @@ public enum PlacedShape: Sendable, Equatable {
         }
     }
 
-    /// The joints as a trace header's `joints` entries, with `ids` naming the bodies.
-    public func headerJoints(ids: [String]) -> [TraceHeader.JointOutline] {
-        joints.map { joint in
-            func id(_ end: Int?) -> String { end.map { ids[$0] } ?? "static" }
-            return TraceHeader.JointOutline(kind: joint.kind, a: id(joint.a), b: id(joint.b), anchorA: joint.anchorA,
-                                            anchorB: joint.anchorB, groove: joint.groove)
-        }
-    }
-
     // MARK: - Placing in the world
 
     /// `shape` of a body at `pose`, in world coordinates. A box's corners run

@@ -18,21 +18,21 @@ import Testing
         let track = KinematicPath.keyframes(Self.platform, repeat: mode).track()
         for keyframe in Self.platform {
             let pose = track.pose(at: keyframe.t)
-            #expect(pose == KinematicPose(position: keyframe.position, angle: keyframe.angle), "t = \(keyframe.t)")
+            #expect(pose == BodyPose(position: keyframe.position, angle: keyframe.angle), "t = \(keyframe.t)")
         }
     }
 
     @Test func beforeTheFirstKeyframeTheFirstPoseHolds() {
         let track = KinematicPath.keyframes(Self.platform, repeat: .loop).track()
         for t in [0, 0.05, 0.0999] {
-            #expect(track.pose(at: t) == KinematicPose(position: Vec2(100, 80), angle: 0.25))
+            #expect(track.pose(at: t) == BodyPose(position: Vec2(100, 80), angle: 0.25))
         }
     }
 
     @Test func repeatNoneHoldsTheLastPose() {
         let track = KinematicPath.keyframes(Self.platform, repeat: .none).track()
         for t in [2.9, 3.0, 10, 1e6] {
-            #expect(track.pose(at: t) == KinematicPose(position: Vec2(0.1, 0.2), angle: 0.3))
+            #expect(track.pose(at: t) == BodyPose(position: Vec2(0.1, 0.2), angle: 0.3))
         }
     }
 
@@ -142,7 +142,7 @@ import Testing
         let track = KinematicPath.bezier(points: Self.circle(centre, radius), duration: duration,
                                          rotationMode: .auto, repeat: .loop).track()
         let steps = Int(3 * duration / dt)   // three laps
-        var previous: KinematicPose?
+        var previous: BodyPose?
         var stepLengths: [Double] = []
         for n in 0...steps {
             let pose = track.pose(at: Double(n) * dt)

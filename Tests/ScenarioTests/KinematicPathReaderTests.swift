@@ -135,8 +135,8 @@ let badPaths: [BadPath] = [
                   { "t": 3, "position": [380, 80], "angle": 0, "curve": "easeInEaseOut" } ] }
             """#)
         let track = path.track()
-        #expect(track.pose(at: 0) == KinematicPose(position: Vec2(100, 80), angle: 0))
-        #expect(track.pose(at: 3) == KinematicPose(position: Vec2(380, 80), angle: 0))
+        #expect(track.pose(at: 0) == BodyPose(position: Vec2(100, 80), angle: 0))
+        #expect(track.pose(at: 3) == BodyPose(position: Vec2(380, 80), angle: 0))
         // easeInEaseOut is symmetric: halfway in time, halfway along; the way back mirrors it.
         for t in [1.5, 4.5, 7.5] {
             #expect(abs(track.pose(at: t).position.x - 240) < 1e-9, "t = \(t)")

@@ -160,8 +160,12 @@ final class Joint {
 /// A joint's settings as Chipmunk holds them: the given ones, the rest Chipmunk's own
 /// (`maxForce` and `maxBias` infinity, `errorBias` `pow(1 − 0.1, 60)`, `collideBodies` true).
 public struct JointSettings: Sendable, Equatable {
+    /// The most force the joint applies (`cpConstraintGetMaxForce`).
     public var maxForce: Double
+    /// The fraction of the joint's error left after one second (`cpConstraintGetErrorBias`).
     public var errorBias: Double
+    /// The fastest the joint corrects its error, units/s (`cpConstraintGetMaxBias`).
     public var maxBias: Double
+    /// Whether the two bodies still collide with each other (`cpConstraintGetCollideBodies`).
     public var collideBodies: Bool
 }

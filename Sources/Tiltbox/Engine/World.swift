@@ -160,13 +160,18 @@ public final class World {
 
 /// Where a world first left the finite, representable range.
 public struct WorldDivergence: Sendable, Equatable, CustomStringConvertible {
+    /// The body's index in trace order (crates, then bodies).
     public var crateIndex: Int
+    /// The body's id.
     public var crateID: String
+    /// The state field that left the range (`x`, `y`, `angle`, `vx`, `vy` or `w`).
     public var field: String
+    /// Its value: non-finite, or finite beyond 1e100.
     public var value: Double
     /// `crate` or `body` (a body of the scenario's `bodies`), for the message.
     public var kind: String = "crate"
 
+    /// One sentence naming the body, the field and the value, for error messages.
     public var description: String {
         if value.isFinite {
             return "\(kind) '\(crateID)' \(field) = \(NumberFormat.shortest(value)) exceeds the engine's safe range (|value| ≤ 1e100): the simulation diverged"

@@ -1,30 +1,5 @@
 import Foundation
 
-/// Where a body is: its origin in world units and its angle in radians
-/// (counter-clockwise), as a trace record's `x`, `y` and `angle` give them.
-public struct BodyPose: Sendable, Equatable {
-    public var position: Vec2
-    public var angle: Double
-
-    public init(position: Vec2, angle: Double) {
-        self.position = position
-        self.angle = angle
-    }
-
-    /// The world point of a point in the body's coordinates (Chipmunk's `cpBodyLocalToWorld`).
-    public func world(_ local: Vec2) -> Vec2 {
-        let c = cos(angle), s = sin(angle)
-        return Vec2(position.x + local.x * c - local.y * s, position.y + local.x * s + local.y * c)
-    }
-
-    /// The body's coordinates of a world point (Chipmunk's `cpBodyWorldToLocal`).
-    public func local(_ world: Vec2) -> Vec2 {
-        let c = cos(angle), s = sin(angle)
-        let d = world - position
-        return Vec2(d.x * c + d.y * s, -d.x * s + d.y * c)
-    }
-}
-
 /// One shape placed in the world, ready to draw.
 public enum PlacedShape: Sendable, Equatable {
     /// A circle and the end of its radius line: the point of the rim along the body's

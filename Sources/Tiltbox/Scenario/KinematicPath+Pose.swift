@@ -1,22 +1,11 @@
 import Foundation
 
-/// Where a kinematic body's path puts it at one time.
-public struct KinematicPose: Sendable, Equatable {
-    /// The body's origin, world units.
-    public var position: Vec2
-    /// Radians, counter-clockwise.
-    public var angle: Double
-
-    public init(position: Vec2, angle: Double) {
-        self.position = position
-        self.angle = angle
-    }
-}
-
 /// What a kinematic body is set to before one physics step: the path's pose at the
 /// step's time and the velocities that carry it to the next step's pose.
 public struct KinematicDrive: Sendable, Equatable {
+    /// The path's position at the step's time (`cpBodySetPosition`).
     public var position: Vec2
+    /// The path's angle at the step's time, radians (`cpBodySetAngle`).
     public var angle: Double
     /// World units/s.
     public var velocity: Vec2
@@ -42,6 +31,7 @@ public struct KinematicDrive: Sendable, Equatable {
 ///   runs the path backwards after each forward pass (the pose at a time is the forward
 ///   pose mirrored in time: a body on a Bézier path reverses facing the same way).
 public struct KinematicPathTrack: Sendable {
+    /// The path this track evaluates.
     public let path: KinematicPath
     /// The angle used with rotation mode `none` (the body's initial angle).
     public let bodyAngle: Double
@@ -101,7 +91,7 @@ public struct KinematicPathTrack: Sendable {
     // MARK: - Poses
 
     /// The pose at `t` seconds from the start of the run.
-    public func pose(at t: Double) -> KinematicPose {
+    public func pose(at t: Double) -> BodyPose {
         let (local, cycles) = cycleTime(t)
         var pose = forwardPose(at: local)
         if cycles != 0 { pose.angle += cycles * turnPerCycle }
@@ -145,7 +135,7 @@ public struct KinematicPathTrack: Sendable {
     }
 
     /// The pose of the first pass at `local` ∈ [start, end].
-    private func forwardPose(at local: Double) -> KinematicPose {
+    private func forwardPose(at local: Double) -> BodyPose {
         switch shape {
         case .keyframes(let keyframes):
             return Self.keyframePose(keyframes, at: local)
@@ -154,24 +144,24 @@ public struct KinematicPathTrack: Sendable {
             let position = paced.position(at: place)
             // autoReverse adds π in `pose(at:)`, after the loop turns, so it is auto + π exactly.
             let angle = rotationMode == .none ? bodyAngle : paced.tangentAngle(at: place)
-            return KinematicPose(position: position, angle: angle)
+            return BodyPose(position: position, angle: angle)
         }
     }
 
-    private static func keyframePose(_ keyframes: [PoseKeyframe], at t: Double) -> KinematicPose {
+    private static func keyframePose(_ keyframes: [PoseKeyframe], at t: Double) -> BodyPose {
         // The first keyframe after t.
         var low = 0, high = keyframes.count
         while low < high {
             let mid = (low + high) / 2
             if keyframes[mid].t <= t { low = mid + 1 } else { high = mid }
         }
-        if low == 0 { return KinematicPose(position: keyframes[0].position, angle: keyframes[0].angle) }
+        if low == 0 { return BodyPose(position: keyframes[0].position, angle: keyframes[0].angle) }
         let from = keyframes[low - 1]
-        if low == keyframes.count || from.t == t { return KinematicPose(position: from.position, angle: from.angle) }
+        if low == keyframes.count || from.t == t { return BodyPose(position: from.position, angle: from.angle) }
         let to = keyframes[low]
         let u = (t - from.t) / (to.t - from.t)   // to.t > t > from.t
         let s = to.curve.value(progress: u, seconds: t - from.t)
-        return KinematicPose(position: from.position + (to.position - from.position) * s,
+        return BodyPose(position: from.position + (to.position - from.position) * s,
                              angle: from.angle + (to.angle - from.angle) * s)
     }
 }
@@ -185,7 +175,7 @@ extension KinematicPath {
 
     /// The pose at `t` seconds. Builds the track on every call: a driver calling it every
     /// step should keep a `KinematicPathTrack` instead.
-    public func pose(at t: Double, bodyAngle: Double = 0) -> KinematicPose {
+    public func pose(at t: Double, bodyAngle: Double = 0) -> BodyPose {
         track(bodyAngle: bodyAngle).pose(at: t)
     }
 

@@ -15,6 +15,7 @@ extension ScenarioLimits {
     /// Smallest and largest `|ratio|` of a gear joint: Chipmunk divides by the ratio
     /// (`ratio_inv = 1/ratio`), so it must stay well away from 0.
     public var minGearRatio: Double { 1e-6 }
+    /// Largest `|ratio|` of a gear joint.
     public var maxGearRatio: Double { 1e6 }
     /// Smallest `|ratchet|` of a ratchet joint: Chipmunk divides the relative angle by it.
     public var minRatchet: Double { 1e-6 }

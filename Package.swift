@@ -26,8 +26,8 @@ let package = Package(
             name: "CZstd",
             providers: [.apt(["libzstd-dev"])]
         ),
-        // Shortest round-trip double formatting for traces: fmt's Dragonbox digits
-        // (Debian's libfmt-dev, header-only) laid out exactly as Swift's description.
+        // Shortest round-trip double formatting for traces: its own fast path, fmt's Dragonbox
+        // (Debian's libfmt-dev, header-only) for the close calls, laid out exactly as Swift's description.
         .target(name: "CNumberFormat"),
         // The benchmark's reference scene in raw Chipmunk (used by tiltbox-bench and a test only).
         .target(

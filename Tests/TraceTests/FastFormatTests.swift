@@ -2,11 +2,11 @@ import Foundation
 import Testing
 @_spi(Tools) @testable import Tiltbox
 
-/// The trace writer formats numbers with its own fast formatter (fmt's Dragonbox
-/// digits in Swift's layout). Traces must stay byte-identical to what Swift's
-/// `description` gives, so compare the two over edge cases, every power of ten,
-/// the form boundaries (1e-4, 2^53, 1e16) and 250 000 random values (the scratch run
-/// before this change compared 4 million: none differed).
+/// The trace writer formats numbers with its own fast formatter (shortest digits from
+/// one 128-bit product, or fmt's Dragonbox for the close calls, in Swift's layout).
+/// Traces must stay byte-identical to what Swift's `description` gives, so compare the
+/// two over edge cases, every power of ten, the form boundaries (1e-4, 2^53, 1e16) and
+/// 250 000 random values.
 @Test func fastFormatterWritesExactlyWhatSwiftsDescriptionWrites() throws {
     var values: [Double] = [
         0, -0.0, 1, -1, 100, 0.1, 1e-5, 1e-4, 0.0001.nextDown, 1e15, 1e16, 1e22, 1e23,
@@ -33,14 +33,7 @@ import Testing
         }
         if v.isFinite { values.append(v) }
     }
-    let written = try numbersAsTheTraceWriterWritesThem(values)
-    #expect(written.count == values.count)
-    var mismatches = 0
-    for (text, value) in zip(written, values) where text != NumberFormat.shortest(value) {
-        mismatches += 1
-        if mismatches <= 5 { Issue.record("\(value.bitPattern): wrote \(text), Swift gives \(NumberFormat.shortest(value))") }
-    }
-    #expect(mismatches == 0)
+    try expectTheTraceWriterWritesWhatSwiftWrites(values)
 }
 
 /// The fast formatter takes a different path for each form of the text (exponential
@@ -78,6 +71,55 @@ import Testing
         #expect(got == text, "\(value.bitPattern): wrote \(got), expected \(text)")
         #expect(got == NumberFormat.shortest(value), "\(value.bitPattern): wrote \(got), Swift gives \(NumberFormat.shortest(value))")
     }
+}
+
+/// The formatter settles almost every double with one 128-bit product and leaves the
+/// close calls to Dragonbox: ties, an end of the rounding interval on a shorter
+/// decimal, powers of two, subnormals, the top binade. Aim at those, and at both sides
+/// of each: short decimals `n / 10^j` with their neighbours (their intervals end near
+/// shorter decimals), integers around every power of ten up to 2^53, every power of
+/// two with its neighbours, and values from the top binade and the subnormals.
+@Test func fastFormatterAgreesWithSwiftWhereItsShortcutHandsOver() throws {
+    var values: [Double] = []
+    var scale = 1.0
+    for _ in 0...22 {
+        for n in stride(from: 1, through: 30_000, by: 13) {
+            let d = Double(n) / scale
+            values += [d, d.nextUp, d.nextDown]
+        }
+        scale *= 10
+    }
+    var power = 1.0
+    for _ in 0...15 {
+        for offset in -20...20 where power + Double(offset) > 0 { values.append(power + Double(offset)) }
+        power *= 10
+    }
+    var two = Double.leastNonzeroMagnitude
+    while two.isFinite {
+        values += [two, two.nextUp, two.nextDown, -two]
+        two *= 2
+    }
+    var random = SplitMix64(seed: 0x5107)
+    for _ in 0..<2_000 {
+        let bits = random.next()
+        values.append(Double(bitPattern: (0x7FE << 52) | (bits >> 12)))           // the top binade
+        values.append(Double(bitPattern: bits >> 12))                              // subnormals
+        values.append(Double(bitPattern: (UInt64(1 + bits % 2045) << 52) | 1))    // one past a power of two
+    }
+    try expectTheTraceWriterWritesWhatSwiftWrites(values)
+}
+
+/// Writes `values` through the trace writer and expects each number's text to be
+/// Swift's `description` of it (the first five differences are recorded).
+private func expectTheTraceWriterWritesWhatSwiftWrites(_ values: [Double]) throws {
+    let written = try numbersAsTheTraceWriterWritesThem(values)
+    #expect(written.count == values.count)
+    var mismatches = 0
+    for (text, value) in zip(written, values) where text != NumberFormat.shortest(value) {
+        mismatches += 1
+        if mismatches <= 5 { Issue.record("\(value.bitPattern): wrote \(text), Swift gives \(NumberFormat.shortest(value))") }
+    }
+    #expect(mismatches == 0)
 }
 
 /// Writes `values` as the bodies of one trace record (six per body, padded with 0) and

@@ -95,9 +95,9 @@ struct JSONLineBuffer: TextOutputStream {
 
     /// Appends `value` in shortest round-trip form, without the redundant `.0` of
     /// integral values: the same text as `NumberFormat.shortest(value)` (Swift's
-    /// `description`), written by the fast formatter in `CNumberFormat` (Dragonbox
-    /// digits laid out as Swift lays them out; tests compare the two over millions of
-    /// values). Callers must not pass non-finite values (JSON has no form for them).
+    /// `description`), written by the fast formatter in `CNumberFormat` (shortest digits
+    /// from one 128-bit product, or Dragonbox for the close calls, laid out as Swift lays
+    /// them out; tests compare the two over hundreds of thousands of values). Callers must not pass non-finite values (JSON has no form for them).
     mutating func append(number value: Double) {
         precondition(value.isFinite, "JSON has no form for \(value)")
         appendUnsafe(maxCount: Int(TILTBOX_FORMAT_DOUBLE_MAX) + Int(TILTBOX_FORMAT_SLACK)) { out in

@@ -117,11 +117,10 @@ constexpr std::array<ExponentScale, 2048> exponent_scales = make_exponent_scales
 /// top 64 bits of `g` shifted right by `4 - shift` are `h × 2^64`. Rounding `g` up and
 /// dropping low bits make the computed fraction of `W` (64 bits) exceed the exact one by
 /// less than 1/1000 of its last bit or fall short by less than 9/8 of it, and `h` fall
-/// short by less than one last bit.
-/// Every decision below is therefore taken only when it holds by a margin of 3 last bits
-/// (11 for the rounding, which scales the fraction by ten); a closer call (a tie, an end of the interval
-/// on a candidate, a power of two, a subnormal, the top binade past fmt's table) goes
-/// to the exact algorithm.
+/// short by less than one last bit. Every decision below is therefore taken only when
+/// it holds by a margin of 3 last bits (11 for the rounding, which scales the fraction
+/// by ten); a closer call (a tie, an end of the interval on a candidate, a power of two,
+/// a subnormal, the top binade past fmt's table) goes to the exact algorithm.
 __attribute__((always_inline)) inline Digits shortest_digits(uint64_t magnitude_bits) {
     const uint64_t fraction = magnitude_bits & ((uint64_t(1) << 52) - 1);
     const ExponentScale &scale = exponent_scales[magnitude_bits >> 52];
@@ -135,12 +134,13 @@ __attribute__((always_inline)) inline Digits shortest_digits(uint64_t magnitude_
     const uint64_t integer = uint64_t(product >> 67);
     const uint64_t below_point = uint64_t(product >> 3);
     const uint64_t half_unit = power.high() >> (4 - shift); // h × 2^64
-    // `near` is the fraction's distance past `⌊W⌋ - h - 3`, modulo 1. An integer is within
-    // `h` of `W` exactly when the exact distance is in `[3, 2h + 3]`; it is then `⌊W⌋ + carry`.
+    // `near` is W's fraction plus h plus 3 (in last bits), modulo 1: an integer lies within
+    // h of W exactly when the exact `near` is in [3, 2h + 3], and it is then ⌊W⌋ + carry.
+    // Inside by a margin of 3 is [6, 2h]; outside by 3 is [2h + 6, 2^64).
     uint64_t near;
     const uint64_t reach = half_unit + 3;
     const bool carry = __builtin_add_overflow(below_point, reach, &near);
-    if (near - 6 <= 2 * reach - 12) { // certainly inside (by 3): one digit shorter
+    if (near - 6 <= 2 * reach - 12) { // certainly inside: one digit shorter
         Digits result{integer + carry, 0, k};
         while (result.head % 10 == 0) {
             result.head /= 10;

@@ -1,6 +1,7 @@
 # Tiltbox: two commands do all set-up on a fresh Debian machine.
 #   make run    installs what is missing, builds, runs the default scenario
 #   make test   installs what is missing, builds, runs the whole test suite
+#   make flake-hunt FLAKE_RUNS=N   the timing-sensitive suites N times idle and N times under stress-ng
 #   make install PREFIX=/usr/local   release build, then the binary and its bash, zsh and fish completions
 #   make docs   the DocC documentation of the library (Sources/Tiltbox/Tiltbox.docc), warnings as errors
 #   make bench  release build of tiltbox-bench, then Tiltbox against the raw C engine, the
@@ -27,7 +28,7 @@ LSAN_SUPPRESSIONS := $(CURDIR)/Fuzz/lsan.supp
 # for minutes on a trap: let libFuzzer and ASan report instead.
 NO_SWIFT_BACKTRACE := SWIFT_BACKTRACE=enable=no
 
-.PHONY: all deps test-deps build run test docs install bench bench-batch clean fuzz sanitize leakcheck soak
+.PHONY: all deps test-deps build run test flake-hunt docs install bench bench-batch clean fuzz sanitize leakcheck soak
 
 all: build
 
@@ -79,10 +80,27 @@ build: deps
 run: build
 	$(RELEASE_BIN)
 
+# The project's own targets build with warnings as errors (Package.swift), so a warning in
+# Sources/ or Tests/ fails here. After the suite, pass or fail, the ten slowest suites are
+# printed from its output (kept in .build/test-results/swift-test.log), so the suite's cost
+# stays visible: `make test` should stay under 6 minutes on 2 cores.
+TEST_LOG := .build/test-results/swift-test.log
 test: test-deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test
+	@mkdir -p $(dir $(TEST_LOG))
+	@{ $(SWIFT) test --skip-build; echo $$? > $(TEST_LOG).status; } 2>&1 | tee $(TEST_LOG); \
+		python3 scripts/slowest-suites.py $(TEST_LOG); \
+		exit $$(cat $(TEST_LOG).status)
 	$(MAKE) docs
+
+# The timing-sensitive suites (those that start, signal, kill or wait on a process, a
+# terminal, a browser or a scheduler) FLAKE_RUNS times on an idle machine, then FLAKE_RUNS
+# times with both cores kept busy by stress-ng; prints how many runs passed.
+FLAKE_RUNS ?= 5
+flake-hunt: test-deps
+	@command -v stress-ng >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(APT_INSTALL) stress-ng; }
+	$(SWIFT) build --build-tests
+	scripts/flake-hunt.sh $(FLAKE_RUNS)
 
 # swift-docc-plugin builds the catalog and the symbol graph of the Tiltbox target; any DocC
 # warning (an unresolved symbol link, a missing article) fails the build. The archive lands in

@@ -1,5 +1,12 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
+
+// Every warning in the project's own targets is an error (a warning nobody reads hides the
+// one that matters). SwiftPM applies these to this package's targets only: warnings inside
+// dependencies stay warnings.
+let strictSwift: [SwiftSetting] = [.treatAllWarnings(as: .error)]
+let strictC: [CSetting] = [.treatAllWarnings(as: .error)]
+let strictCXX: [CXXSetting] = [.treatAllWarnings(as: .error)]
 
 let package = Package(
     name: "Tiltbox",
@@ -28,15 +35,17 @@ let package = Package(
         ),
         // Shortest round-trip double formatting for traces: its own fast path, fmt's Dragonbox
         // (Debian's libfmt-dev, header-only) for the close calls, laid out exactly as Swift's description.
-        .target(name: "CNumberFormat"),
+        .target(name: "CNumberFormat", cxxSettings: strictCXX),
         // The benchmark's reference scene in raw Chipmunk (used by tiltbox-bench and a test only).
         .target(
             name: "CReferencePile",
+            cSettings: strictC,
             linkerSettings: [.linkedLibrary("chipmunk")]
         ),
         // Scenes of crates and joints in raw Chipmunk (a test compares them with Tiltbox bit for bit).
         .target(
             name: "CReferenceJoints",
+            cSettings: strictC,
             linkerSettings: [.linkedLibrary("chipmunk")]
         ),
         .target(
@@ -46,32 +55,35 @@ let package = Package(
                 "CNumberFormat",
                 "CZstd",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-            ]
+            ],
+            swiftSettings: strictSwift
         ),
         .executableTarget(
             name: "tiltbox",
             dependencies: [
                 "Tiltbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            swiftSettings: strictSwift
         ),
         // Tools behind `make soak` and `make leakcheck`.
-        .executableTarget(name: "tiltbox-soak", dependencies: ["Tiltbox"]),
-        .executableTarget(name: "tiltbox-leakcheck", dependencies: ["Tiltbox"]),
+        .executableTarget(name: "tiltbox-soak", dependencies: ["Tiltbox"], swiftSettings: strictSwift),
+        .executableTarget(name: "tiltbox-leakcheck", dependencies: ["Tiltbox"], swiftSettings: strictSwift),
         .executableTarget(
             name: "tiltbox-bench",
-            dependencies: ["Tiltbox", "CReferencePile", "CNumberFormat"]
+            dependencies: ["Tiltbox", "CReferencePile", "CNumberFormat"],
+            swiftSettings: strictSwift
         ),
-        .testTarget(name: "EngineTests", dependencies: ["Tiltbox", "CReferenceJoints"]),
-        .testTarget(name: "BenchSceneTests", dependencies: ["Tiltbox", "CReferencePile"]),
-        .testTarget(name: "SteppingTests", dependencies: ["Tiltbox"]),
-        .testTarget(name: "ScenarioTests", dependencies: ["Tiltbox"]),
-        .testTarget(name: "TraceTests", dependencies: ["Tiltbox"]),
-        .testTarget(name: "InputTests", dependencies: ["Tiltbox"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "ViewTests", dependencies: ["Tiltbox"]),
-        .testTarget(name: "ReliabilityTests", dependencies: ["Tiltbox"]),
-        .testTarget(name: "RenderTests", dependencies: ["Tiltbox"]),
-        .testTarget(name: "CLITests", dependencies: ["Tiltbox", "tiltbox"]),
+        .testTarget(name: "EngineTests", dependencies: ["Tiltbox", "CReferenceJoints"], swiftSettings: strictSwift),
+        .testTarget(name: "BenchSceneTests", dependencies: ["Tiltbox", "CReferencePile"], swiftSettings: strictSwift),
+        .testTarget(name: "SteppingTests", dependencies: ["Tiltbox"], swiftSettings: strictSwift),
+        .testTarget(name: "ScenarioTests", dependencies: ["Tiltbox"], swiftSettings: strictSwift),
+        .testTarget(name: "TraceTests", dependencies: ["Tiltbox"], swiftSettings: strictSwift),
+        .testTarget(name: "InputTests", dependencies: ["Tiltbox"], resources: [.copy("Fixtures")], swiftSettings: strictSwift),
+        .testTarget(name: "ViewTests", dependencies: ["Tiltbox"], swiftSettings: strictSwift),
+        .testTarget(name: "ReliabilityTests", dependencies: ["Tiltbox"], swiftSettings: strictSwift),
+        .testTarget(name: "RenderTests", dependencies: ["Tiltbox"], swiftSettings: strictSwift),
+        .testTarget(name: "CLITests", dependencies: ["Tiltbox", "tiltbox"], swiftSettings: strictSwift),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -85,13 +85,15 @@ import Testing
         }
     }
 
-    /// Waits (up to a minute, polling) for a process whose command line holds `marker`.
+    /// Waits (polling, with a generous deadline) for a process whose command line holds `marker`.
     private func waitForProcess(containing marker: String) throws -> pid_t {
-        for _ in 0..<600 {
-            if let pid = processes(containing: marker).first { return pid }
-            usleep(100_000)
+        var found: pid_t?
+        Patience.wait(interval: 0.05) {
+            found = processes(containing: marker).first
+            return found != nil
         }
-        throw POSIXError(.ESRCH)
+        guard let found else { throw POSIXError(.ESRCH) }
+        return found
     }
 
     // MARK: - Statuses and result files
@@ -107,7 +109,7 @@ import Testing
                 { "name": "passing", "verify": "golden/pass.jsonl" },
                 { "name": "diverging", "verify": "golden/diverge.jsonl" },
                 { "name": "bad-scenario", "run": "bad.json" },
-                { "name": "crashing", "run": "long-crash.json", "duration": 3000 },
+                { "name": "crashing", "run": "long-crash.json", "duration": \(Patience.unfinishableDuration) },
                 { "name": "plain-run", "run": "bounce.json", "duration": 0.25 }
               ] }
             """)
@@ -117,7 +119,7 @@ import Testing
                                             stdout: out, stderr: err)
         let child = try waitForProcess(containing: "long-crash.json")
         #expect(kill(child, SIGKILL) == 0)
-        batch.waitUntilExit()
+        batch.waitForExit("after its child was killed")
         let stdout = try String(contentsOf: out, encoding: .utf8)
         let stderr = try String(contentsOf: err, encoding: .utf8)
         #expect(batch.terminationReason == .exit)
@@ -136,13 +138,15 @@ import Testing
         #expect(divergence.hasPrefix("differ: first divergence at step 30"), "\(divergence)")
         #expect(byName["bad-scenario"]?["status"] as? String == "error")
         #expect(byName["bad-scenario"]?["exit"] as? Int == 2)
-        #expect((byName["bad-scenario"]?["message"] as? String ?? "").contains("world.size"))
+        let badScenarioMessage = byName["bad-scenario"]?["message"] as? String ?? ""
+        #expect(badScenarioMessage.contains("world.size"), "\(badScenarioMessage)")
         #expect(byName["crashing"]?["status"] as? String == "error")
         #expect(byName["crashing"]?["signal"] as? Int == Int(SIGKILL))
         #expect(byName["crashing"]?["exit"] is NSNull)
         #expect(byName["plain-run"]?["status"] as? String == "passed")
         #expect(byName["plain-run"]?["steps"] as? Int == 30)
-        #expect((byName["plain-run"]?["digest"] as? String ?? "").hasPrefix("fnv1a64:"))
+        let plainRunDigest = byName["plain-run"]?["digest"] as? String ?? ""
+        #expect(plainRunDigest.hasPrefix("fnv1a64:"), "\(plainRunDigest)")
 
         let (counts, cases) = try junit(directory.path("r.xml"))
         #expect(counts == ["tests": 5, "failures": 1, "errors": 2])
@@ -419,18 +423,18 @@ import Testing
         try directory.write("m.json", """
             {"format": "tiltbox-batch/1", "jobs": [
               {"name": "first", "verify": "golden/pass.jsonl"},
-              {"name": "long", "run": "long-interrupt.json", "duration": 3000}]}
+              {"name": "long", "run": "long-interrupt.json", "duration": \(Patience.unfinishableDuration)}]}
             """)
         let out = directory.url.appendingPathComponent("o"), err = directory.url.appendingPathComponent("e")
         let batch = try TiltboxBinary.start(["batch", directory.path("m.json"), "--jobs", "1", "--json", directory.path("r.json"),
                                              "--junit", directory.path("r.xml")], stdout: out, stderr: err)
         let child = try waitForProcess(containing: "long-interrupt.json")
         batch.terminate()
-        batch.waitUntilExit()
+        batch.waitForExit("after SIGTERM")
         #expect(batch.terminationReason == .exit)
         #expect(batch.terminationStatus == 143)
-        for _ in 0..<100 where kill(child, 0) == 0 { usleep(50_000) }
-        #expect(processes(containing: "long-interrupt.json").isEmpty, "the long child still runs")
+        #expect(Patience.wait { kill(child, 0) != 0 && processes(containing: "long-interrupt.json").isEmpty },
+                "the long child still runs")
         let finished = try jobs(try jsonObject(directory.path("r.json")))
         #expect(finished.map { $0["name"] as? String } == ["first"])
         #expect(try junit(directory.path("r.xml")).counts == ["tests": 1, "failures": 0, "errors": 0])

@@ -92,17 +92,17 @@ import Darwin
         for (i, delay) in KillPointTests.killDelays(count: 6, seed: 20_261_124, upTo: 0.8).enumerated() {
             let trace = directory.path("kill\(i).jsonl.zst")
             let out = directory.url.appendingPathComponent("kill\(i).out"), err = directory.url.appendingPathComponent("kill\(i).err")
-            let process = try TiltboxBinary.start(["run", scenario, "--trace", trace, "--duration", "60", "--every", "4"],
-                                                  stdout: out, stderr: err)
+            // A run that cannot end before the signal, however fast the machine.
+            let process = try TiltboxBinary.start(["run", scenario, "--trace", trace, "--duration", Patience.unfinishableDuration,
+                                                   "--every", "4"], stdout: out, stderr: err)
             // Wait until the run writes (its temporary file is there), then let it go on a while.
-            let deadline = Date().addingTimeInterval(30)
-            while Date() < deadline, process.isRunning,
-                  !(try FileManager.default.contentsOfDirectory(atPath: directory.url.path)).contains(where: { $0.hasPrefix(".kill\(i).jsonl.zst.tiltbox-") }) {
-                Thread.sleep(forTimeInterval: 0.01)
+            let writing = Patience.wait {
+                !process.isRunning || !Patience.names(in: directory, startingWith: ".kill\(i).jsonl.zst.tiltbox-").isEmpty
             }
-            Thread.sleep(forTimeInterval: delay)
+            #expect(writing && process.isRunning, "kill \(i): the run never started writing its trace")
+            Thread.sleep(forTimeInterval: delay)  // where the signal lands: the spread this test is about
             if i % 2 == 0 { process.interrupt() } else { process.terminate() }
-            process.waitUntilExit()
+            process.waitForExit("after kill \(i)")
             switch (process.terminationReason, process.terminationStatus) {
             case (.exit, 130) where i % 2 == 0, (.exit, 143) where i % 2 == 1:
                 interrupted += 1

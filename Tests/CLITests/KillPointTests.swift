@@ -34,22 +34,22 @@ import Testing
         for (i, delay) in Self.killDelays(count: 20, seed: 20_261_123, upTo: 1.2).enumerated() {
             let before = try Data(contentsOf: URL(fileURLWithPath: trace))
             let out = directory.url.appendingPathComponent("kill\(i).out"), err = directory.url.appendingPathComponent("kill\(i).err")
-            let process = try TiltboxBinary.start(["run", scenario, "--trace", trace, "--duration", "60", "--every", "4"],
-                                                  stdout: out, stderr: err)
+            // A run that cannot finish before the kill, however fast the machine.
+            let process = try TiltboxBinary.start(["run", scenario, "--trace", trace, "--duration", Patience.unfinishableDuration,
+                                                   "--every", "4"], stdout: out, stderr: err)
             // Half the kills count their delay from the moment the run has installed its
             // handler and opened its temporary trace (so they land mid-run however loaded
             // the machine is); the other half from the start, which may come before that.
             let afterStart = i % 4 == 1 || i % 4 == 2
             if afterStart {
-                let deadline = Date().addingTimeInterval(60)
-                while Date() < deadline, process.isRunning,
-                      !((try? FileManager.default.contentsOfDirectory(atPath: directory.url.path)) ?? []).contains(where: { $0.contains(".tiltbox-") }) {
-                    Thread.sleep(forTimeInterval: 0.005)
+                let writing = Patience.wait(interval: 0.005) {
+                    !process.isRunning || !Patience.names(in: directory, startingWith: ".pile.jsonl.tiltbox-").isEmpty
                 }
+                #expect(writing && process.isRunning, "kill \(i): the run never started writing its trace")
             }
-            Thread.sleep(forTimeInterval: delay)
+            Thread.sleep(forTimeInterval: delay)  // where the kill lands: the spread this test is about
             if i % 2 == 0 { process.interrupt() } else { process.terminate() }
-            process.waitUntilExit()
+            process.waitForExit("after kill \(i)")
             let after = try Data(contentsOf: URL(fileURLWithPath: trace))
             let end = try Self.validTraceEnd(trace)
             switch (process.terminationReason, process.terminationStatus) {
@@ -64,8 +64,8 @@ import Testing
                 Issue.record("kill \(i) at \(delay) s: unexpected exit \(process.terminationReason) \(process.terminationStatus): \(String(decoding: (try? Data(contentsOf: err)) ?? Data(), as: UTF8.self))")
             }
         }
-        // Every kill timed from the run's start of writing lands mid-run (the run lasts far
-        // longer than the latest kill), so at least those ten end "interrupted".
+        // Every kill timed from the run's start of writing lands mid-run (the run cannot end
+        // before the latest kill), so at least those ten end "interrupted".
         #expect(outcomes["interrupted", default: 0] >= 10, "\(outcomes)")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.contains(".tiltbox-") }
         #expect(leftovers.isEmpty, "temporary files left behind: \(leftovers)")
@@ -79,20 +79,19 @@ import Testing
         try #require(first.status == 0, "\(first.stderr)")
         let before = try Data(contentsOf: URL(fileURLWithPath: trace))
         let out = directory.url.appendingPathComponent("k.out"), err = directory.url.appendingPathComponent("k.err")
-        let process = try TiltboxBinary.start(["run", scenario, "--trace", trace, "--duration", "60"], stdout: out, stderr: err)
+        let process = try TiltboxBinary.start(["run", scenario, "--trace", trace, "--duration", Patience.unfinishableDuration],
+                                              stdout: out, stderr: err)
         // Wait until the new run has written well past its 64 KiB buffer, then SIGKILL it.
-        let deadline = Date().addingTimeInterval(20)
         var temporary: String?
-        while Date() < deadline, temporary == nil {
-            let names = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
-            if let name = names.first(where: { $0.hasPrefix(".pile.jsonl.tiltbox-") }),
-               let size = try? FileManager.default.attributesOfItem(atPath: directory.path(name))[.size] as? Int, size > 200_000 {
-                temporary = name
+        Patience.wait(interval: 0.02) {
+            temporary = Patience.names(in: directory, startingWith: ".pile.jsonl.tiltbox-").first { name in
+                ((try? FileManager.default.attributesOfItem(atPath: directory.path(name)))?[.size] as? Int ?? 0) > 200_000
             }
-            Thread.sleep(forTimeInterval: 0.02)
+            return temporary != nil || !process.isRunning
         }
+        #expect(process.isRunning, "the run ended before it was killed")
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.waitForExit("after SIGKILL")
         #expect(temporary != nil, "the new trace is written beside the target under a temporary name")
         let after = try Data(contentsOf: URL(fileURLWithPath: trace))
         #expect(after == before, "the previous trace was overwritten by a run that never finished")

@@ -120,11 +120,13 @@ private final class PolygonCollector: NSObject, XMLParserDelegate {
         url = URL(string: url.absoluteString + "#test")!
         // Headless Chromium draws animation frames in real time, while --virtual-time-budget
         // runs the page's timers as fast as it can: on a loaded machine the page may report
-        // before the first frame. So the page is loaded up to three times until one load has
-        // drawn a frame; a player that never animates still fails.
+        // before the first frame. So the page is loaded again until one load has drawn a frame
+        // (the event this waits for), with a generous deadline; a player that never animates
+        // still fails.
         var report = try PlayerReport.from(dom: try HeadlessChromium.dumpDOM(url: url, in: directory))
         var loads = 1
-        while report.ticks == 0 && loads < 3 {
+        let deadline = Date().addingTimeInterval(Patience.generous)
+        while report.ticks == 0 && Date() < deadline {
             report = try PlayerReport.from(dom: try HeadlessChromium.dumpDOM(url: url, in: directory))
             loads += 1
         }

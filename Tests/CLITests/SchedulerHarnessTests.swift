@@ -22,7 +22,7 @@ import Darwin
 
     /// `squeue --noheader` once the queue is empty, or its last answer after `timeout` seconds.
     /// Right after `sbatch --wait` a task may still be listed as CG (completing) for a moment.
-    static func emptyQueue(_ cluster: SlurmCluster, timeout: TimeInterval = 30) throws -> TiltboxBinary.Result {
+    static func emptyQueue(_ cluster: SlurmCluster, timeout: TimeInterval = Patience.generous) throws -> TiltboxBinary.Result {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             let queue = try cluster.command("squeue", ["--noheader"])

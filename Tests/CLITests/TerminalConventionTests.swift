@@ -34,7 +34,7 @@ import Darwin
         let directory = try TemporaryDirectory()
         let session = try TmuxSession(
             command: "\(Self.binary) run \(PackageFiles.scenario("free-fall.json")) --duration 0.5 --exit-at-end", directory: directory)
-        #expect(session.exitStatus(within: 30) == 0)
+        #expect(session.exitStatus(within: Patience.generous) == 0)
         let screen = try session.capture()
         #expect(screen.contains("tiltbox: 60 steps, 0.5 s simulated"), "no closing line:\n\(screen)")
         #expect(try session.display("#{alternate_on}") == "0")
@@ -63,11 +63,10 @@ import Darwin
         let directory = try TemporaryDirectory()
         let session = try TmuxSession(command: "\(environment) \(Self.binary) run \(PackageFiles.scenario("pile-100.json"))",
                                       directory: directory)
-        #expect(try session.wait(seconds: 15) { try session.capture().containsBraille && session.capture().contains("fps") })
-        Thread.sleep(forTimeInterval: 0.5)
+        #expect(try session.wait(seconds: Patience.generous) { try session.capture().containsBraille && session.capture().contains("fps") })
         let screen = try session.capture(escapes: true)
         try session.send("q")
-        #expect(session.exitStatus(within: 10) == 0)
+        #expect(session.exitStatus(within: Patience.generous) == 0)
         return screen
     }
 
@@ -95,11 +94,11 @@ import Darwin
         let session = try TmuxSession(
             command: "sh -c 'echo $$ > \(pidFile); exec \(Self.binary) run \(PackageFiles.scenario("pile-100.json"))'",
             directory: directory)
-        #expect(try session.wait(seconds: 15) { try session.capture().containsBraille })
+        #expect(try session.wait(seconds: Patience.generous) { try session.capture().containsBraille })
         let text = try JSONLines.text(file: pidFile).trimmingCharacters(in: .whitespacesAndNewlines)
         let pid = try #require(pid_t(text), "pid file: \(text)")
         #expect(kill(pid, SIGTERM) == 0)
-        #expect(session.exitStatus(within: 10) == 143)
+        #expect(session.exitStatus(within: Patience.generous) == 143)
         #expect(try session.display("#{alternate_on}") == "0")
         #expect(session.sttyAfterExit.contains(" echo "))
     }

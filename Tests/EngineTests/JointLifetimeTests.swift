@@ -60,6 +60,7 @@ final class JointLifetimeTests: XCTestCase {
         XCTAssertEqual(EngineCensus.liveConstraints, before.2, "the world's joints went with the world")
         XCTAssertEqual(EngineCensus.liveBodies, before.1 + 1, "only the held crate's body is alive")
         XCTAssertEqual(EngineCensus.liveSpaces, before.0 + 1, "the crate keeps its space alive")
+        XCTAssertNotNil(crate, "the test still holds the crate here")
         crate = nil
         XCTAssertEqual(EngineCensus.liveSpaces, before.0)
         XCTAssertEqual(EngineCensus.liveBodies, before.1)

@@ -24,7 +24,7 @@ import Testing
     @Test func stallOfHalfASecondTakesEightStepsAndDropsTheRestExactly() {
         let dt = 1.0 / 120
         var stepper = FixedStepper(dt: dt, maxStepsPerFrame: 8)
-        for _ in 0..<60 { stepper.advance(frameDuration: 1.0 / 60) { _ in } }
+        for _ in 0..<60 { _ = stepper.advance(frameDuration: 1.0 / 60) { _ in } }
         let before = stepper.stepCount
         let carried = stepper.accumulator
         let owed = Int(((carried + 0.5) / dt).rounded(.down))
@@ -56,7 +56,7 @@ import Testing
 
     @Test func alphaIsTheFractionOfAStepLeftInTheAccumulator() {
         var stepper = FixedStepper(dt: 0.25, maxStepsPerFrame: 8)
-        stepper.advance(frameDuration: 0.375) { _ in }
+        _ = stepper.advance(frameDuration: 0.375) { _ in }
         #expect(stepper.stepCount == 1)
         #expect(stepper.alpha == 0.5)
     }

@@ -10,8 +10,8 @@ import Testing
 @Test func fastFormatterWritesExactlyWhatSwiftsDescriptionWrites() throws {
     var values: [Double] = [
         0, -0.0, 1, -1, 100, 0.1, 1e-5, 1e-4, 0.0001.nextDown, 1e15, 1e16, 1e22, 1e23,
-        5e-324, -5e-324, 2.2250738585072014e-308, 1.7976931348623157e308, -1.7976931348623157e308,
-        9007199254740992, 9007199254740992.0.nextDown, 9007199254740992.0.nextUp, 123456789012345678,
+        Double.leastNonzeroMagnitude, -Double.leastNonzeroMagnitude, 2.2250738585072014e-308, 1.7976931348623157e308, -1.7976931348623157e308,
+        9007199254740992, 9007199254740992.0.nextDown, 9007199254740992.0.nextUp, 123456789012345680,
         1.0 / 3, 2.0.squareRoot(), -12.500000000000002, Double(Float.pi),
     ]
     for e in -324...308 {
@@ -52,7 +52,8 @@ import Testing
         (two53, "9007199254740992"), (two53.nextDown, "9007199254740991"), (two53.nextUp, "9.007199254740994e+15"),
         (-two53, "-9007199254740992"), (4503599627370495.5, "4503599627370495.5"),
         // Subnormals and the extremes.
-        (5e-324, "5e-324"), (-5e-324, "-5e-324"), (2.225073858507201e-308, "2.225073858507201e-308"),
+        (Double.leastNonzeroMagnitude, "5e-324"), (-Double.leastNonzeroMagnitude, "-5e-324"),
+        (Double.leastNormalMagnitude.nextDown, "2.225073858507201e-308"),
         (2.2250738585072014e-308, "2.2250738585072014e-308"), (1.7976931348623157e308, "1.7976931348623157e+308"),
         (-1.7976931348623157e308, "-1.7976931348623157e+308"),
         // Powers of ten on both sides of each switch.

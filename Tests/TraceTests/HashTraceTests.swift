@@ -70,7 +70,7 @@ import Testing
         do {
             _ = try TraceReader.parse(Array(form.utf8), file: "form.jsonl")
             Issue.record("an unknown record form was accepted")
-        } catch let error as InputError {
+        } catch {
             #expect(error.path == "records")
         }
     }

@@ -34,7 +34,7 @@ extension TraceHeader.Platform {
         guard size > 0 else { return "unknown" }
         var buffer = [CChar](repeating: 0, count: size)
         _ = confstr(name, &buffer, size)
-        return String(cString: buffer)
+        return String(nulTerminated: buffer)
     }
 
     /// arm64 always has fused multiply-add; on x86-64 the kernel lists the CPUID `fma`

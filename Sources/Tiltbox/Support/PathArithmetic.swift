@@ -57,6 +57,6 @@ enum PathArithmetic {
     private static func workingDirectory() -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard getcwd(&buffer, buffer.count) != nil else { return "." }
-        return String(cString: buffer)
+        return String(nulTerminated: buffer)
     }
 }

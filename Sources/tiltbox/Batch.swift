@@ -35,6 +35,9 @@ extension TiltboxCommand {
         @Option(name: .long, help: ArgumentHelp("Write one CSV row per job or sweep point to FILE (its swept values, steps, digest).", valueName: "FILE"))
         var csv: String?
 
+        @Flag(name: .long, help: "Let a manifest's job write its trace outside the manifest's folder (an absolute path, or one through '..' or a symbolic link). Without it such a manifest is refused (exit 2).")
+        var allowOutputsOutside = false
+
         func validate() throws {
             guard (manifest == nil) != (verify == nil) else {
                 throw ValidationError(manifest == nil ? "give a manifest, or --verify PATTERN" : "give a manifest or --verify PATTERN, not both")
@@ -46,7 +49,7 @@ extension TiltboxCommand {
         }
 
         func run() throws {
-            let batch = try manifest.map { path throws(InputError) in try BatchManifest.load(path: path) }
+            let batch = try manifest.map { path throws(InputError) in try BatchManifest.load(path: path, allowOutputsOutside: allowOutputsOutside) }
                 ?? BatchManifest.verifying(goldens: try BatchGlob.expand(verify ?? ""))
             let selected: BatchShard
             switch BatchShard.parse(shard ?? "0/1", environment: ProcessInfo.processInfo.environment) {
@@ -67,13 +70,13 @@ extension TiltboxCommand {
             throw ExitCode(results.exitStatus)
         }
 
-        /// Refuses an output that is an input of some job, another output, or missing its folder.
+        /// Refuses an output that is an input of some job (its golden, the scenario and tilt
+        /// file the golden's header names, its scenario and that scenario's `tilt.file`),
+        /// another output, or missing its folder.
         private func checkOutputs(_ batch: BatchManifest) throws {
             var overwrite = OverwriteCheck()
             overwrite.input(manifest, as: "the manifest")
-            for job in batch.jobs {
-                for input in job.inputs { overwrite.input(input, as: "an input of job \(job.name)") }
-            }
+            for job in batch.jobs { overwrite.batchInputs(of: job) }
             for job in batch.jobs {
                 for output in job.outputs { try overwrite.output(output, as: "the trace of job \(job.name)") }
             }

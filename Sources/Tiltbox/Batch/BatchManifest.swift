@@ -39,7 +39,9 @@ import Foundation
     }
 
     /// Reads and validates the manifest at `path`.
-    public static func load(path: String) throws(InputError) -> BatchManifest {
+    /// - Parameter allowOutputsOutside: accept a job `trace` outside the manifest's folder
+    ///   (`--allow-outputs-outside`); by default such a manifest is refused.
+    public static func load(path: String, allowOutputsOutside: Bool = false) throws(InputError) -> BatchManifest {
         let bytes = try readFile(path)
         let parsed = Result { () throws(JSONSyntaxError) in
             try bytes.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in try JSONParser.parse(utf8: buffer) }
@@ -49,7 +51,8 @@ import Foundation
         case .success(let node): root = node
         case .failure(let syntax): throw InputError(file: path, location: syntax.location, reason: syntax.reason)
         }
-        let reader = BatchManifestReader(file: path, baseDirectory: ScenarioLoader.directory(of: path))
+        var reader = BatchManifestReader(file: path, baseDirectory: ScenarioLoader.directory(of: path))
+        if !allowOutputsOutside { reader.outputsFolder = PathArithmetic.physical(ScenarioLoader.directory(of: path) ?? ".") }
         let jobs = try reader.jobs(root)
         return BatchManifest(jobs: jobs, sha256: SHA256.hex(of: bytes))
     }

@@ -3,6 +3,9 @@
 struct BatchManifestReader {
     let file: String
     let baseDirectory: String?
+    /// The manifest's folder as the file system resolves it (`PathArithmetic.physical`), inside
+    /// which every `trace` must lie; `nil` when `--allow-outputs-outside` lets them go anywhere.
+    var outputsFolder: String? = nil
 
     static let verifyKeys = ["name", "verify", "tilt", "orientation", "interpolate", "g", "convention", "set"]
     static let runKeys = ["name", "run", "tilt", "orientation", "interpolate", "g", "convention",
@@ -85,6 +88,7 @@ struct BatchManifestReader {
                 job.options += ["--every", String(Int(every))]
             case "trace":
                 let trace = try self.path(value, at)
+                try requireInside(trace, value, at)
                 job.outputs.append(trace)
                 job.options += ["--trace", trace]
             case "hashes":
@@ -132,6 +136,18 @@ struct BatchManifestReader {
         guard !text.contains("\0") else { throw error(node, path, "a path has no NUL character") }
         let resolved = ScenarioLoader.resolve(text, against: baseDirectory)
         return resolved.hasPrefix("-") ? "./" + resolved : resolved
+    }
+
+    /// Refuses an output (`trace`) whose folder, once `..` and symbolic links of existing
+    /// folders are resolved, is not the manifest's folder or below it: a manifest from
+    /// elsewhere must not be able to write over `~/.bashrc` or `../../etc`.
+    private func requireInside(_ output: String, _ node: JSONNode, _ path: String) throws(InputError) {
+        guard let outputsFolder else { return }
+        let folder = PathArithmetic.physical(PathArithmetic.folder(of: output).isEmpty ? "." : PathArithmetic.folder(of: output))
+        guard PathArithmetic.isInside(folder, folder: outputsFolder) else {
+            throw error(node, path, "the trace would be written outside the manifest's folder (\(outputsFolder)); "
+                        + "pass --allow-outputs-outside to allow it")
+        }
     }
 
     private func choice(_ node: JSONNode, _ path: String, _ choices: [String]) throws(InputError) -> String {

@@ -61,9 +61,38 @@ import Foundation
         return out
     }
 
-    /// An RFC 4180 cell: quoted when it holds a comma, quote or line break.
-    private static func cell(_ text: String) -> String {
+    /// An RFC 4180 cell: quoted when it holds a comma, quote or line break. A cell a
+    /// spreadsheet would take for a formula (starting with `=`, `+`, `-`, `@`, tab or
+    /// return, OWASP's list) gets a leading `'`, unless it is a plain number such as `-0.5`.
+    static func cell(_ raw: String) -> String {
+        var text = raw
+        if let first = text.unicodeScalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(first), !isPlainNumber(text) {
+            text = "'" + text
+        }
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// `-12`, `+0.5`, `-1e-7`: an optional sign, digits with at most one point, an optional exponent.
+    private static func isPlainNumber(_ text: String) -> Bool {
+        var bytes = Substring(text).utf8[...]
+        if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+        func digits() -> Int {
+            let count = bytes.prefix(while: { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }).count
+            bytes = bytes.dropFirst(count)
+            return count
+        }
+        var mantissa = digits()
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            mantissa += digits()
+        }
+        guard mantissa > 0 else { return false }
+        if let e = bytes.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+            guard digits() > 0 else { return false }
+        }
+        return bytes.isEmpty
     }
 }

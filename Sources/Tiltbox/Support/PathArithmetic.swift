@@ -60,3 +60,47 @@ enum PathArithmetic {
         return String(nulTerminated: buffer)
     }
 }
+
+extension PathArithmetic {
+    /// `path` as the file system resolves it: absolute, with every symbolic link of an
+    /// existing folder followed and each `..` taken from the folder it is really in. The
+    /// components that do not exist yet are appended as written (`.` dropped, `..` taking
+    /// the parent). Used to decide whether an output lies inside a folder.
+    static func physical(_ path: String) -> String {
+        let start = path.hasPrefix("/") ? "/" : workingDirectoryPath()
+        var resolved = realPath(start) ?? start
+        var exists = true
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == ".." {
+                resolved = folder(of: resolved).isEmpty ? "/" : folder(of: resolved)
+                continue
+            }
+            let next = resolved == "/" ? "/" + part : resolved + "/" + part
+            if exists, let real = realPath(next) {
+                resolved = real
+            } else {
+                exists = false
+                resolved = next
+            }
+        }
+        return resolved
+    }
+
+    /// Whether the absolute, physical `path` is `folder` or lies below it.
+    static func isInside(_ path: String, folder: String) -> Bool {
+        folder == "/" || path == folder || path.hasPrefix(folder + "/")
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let pointer = realpath(path, nil) else { return nil }
+        defer { free(pointer) }
+        return String(cString: pointer)
+    }
+
+    private static func workingDirectoryPath() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return "/" }
+        return String(nulTerminated: buffer)
+    }
+}

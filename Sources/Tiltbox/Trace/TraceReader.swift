@@ -161,6 +161,11 @@ public final class TraceStream {
             guard let line = try lines.nextLine(maxBytes: maxBytes, file: parser.file) else { return nil }
             parser.lineNumber = lines.lineNumber
             let parsed: Result<JSONNode, JSONSyntaxError>? = lines.withLine(line) { bytes in
+                // The JSON layer skips a byte order mark; a trace, written by Tiltbox, never has one.
+                if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+                    return .failure(JSONSyntaxError(location: SourceLocation(line: 1, column: 1),
+                                                    reason: "a byte order mark (U+FEFF): a trace has none"))
+                }
                 if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return nil }
                 return Result { () throws(JSONSyntaxError) in try JSONParser.parse(utf8: bytes) }
             }
@@ -381,10 +386,12 @@ private struct LineParser {
         return node
     }
 
+    /// A finite number: a trace never holds `1e400` (read as infinity), whatever the field.
     func number(_ node: JSONNode, _ path: String) throws(InputError) -> Double {
         guard let value = node.numberValue else {
             throw error(at: node, path: path, reason: "expected a number, got \(node.value.typeName)")
         }
+        guard value.isFinite else { throw error(at: node, path: path, reason: "must be a finite number") }
         return value
     }
 
@@ -660,6 +667,7 @@ private struct LineParser {
                 guard let number = value.numberValue else {
                     throw error(at: value, path: "s[\(b)][\(f)]", reason: "expected a number, got \(value.value.typeName)")
                 }
+                guard number.isFinite else { throw error(at: value, path: "s[\(b)][\(f)]", reason: "must be a finite number") }
                 states.append(number)
             }
         }

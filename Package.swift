@@ -33,6 +33,8 @@ let package = Package(
             name: "CZstd",
             providers: [.apt(["libzstd-dev"])]
         ),
+        // statfs's file-system type (<sys/vfs.h>), to refuse /proc, /sys and their kin as inputs.
+        .systemLibrary(name: "CFileSystem"),
         // Shortest round-trip double formatting for traces: its own fast path, fmt's Dragonbox
         // (Debian's libfmt-dev, header-only) for the close calls, laid out exactly as Swift's description.
         .target(name: "CNumberFormat", cxxSettings: strictCXX),
@@ -54,6 +56,7 @@ let package = Package(
                 "CChipmunk",
                 "CNumberFormat",
                 "CZstd",
+                "CFileSystem",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: strictSwift

@@ -170,7 +170,7 @@ import Testing
         let cases: [(name: String, text: String, expected: String)] = [
             ("empty.csv", "", "empty.csv:1: empty file"),
             ("blank.csv", "# only a comment\n\n", "blank.csv:1: empty file"),
-            ("odd.csv", "# what\ntime,a,b\n0,1,2\n", "odd.csv:2: header 'time,a,b' matches no known tilt format"),
+            ("odd.csv", "# what\ntime,a,b\n0,1,2\n", "odd.csv:2: the first line is not the header of a known tilt format"),
             ("rock.csv", "# rocking\nt,x,y\n0,0,-1\n1,0,-1\n\n2.0,0,-1\n1.5,0,-1\n",
              "rock.csv:7:1: decreasing time 1.5 after 2.0"),
             ("crlf.csv", "t,x,y\r\n0,0,-1\r\n\r\n1,x,-1\r\n", "crlf.csv:4:3: non-numeric cell 'x' in column 'x'"),
@@ -206,7 +206,7 @@ import Testing
              "keyframes[2].gravity[1]: expected a number, found a string"),
             (keyframes(#"{"gravity": [0, -1]}"#), "keyframes[0].t: missing"),
             (keyframes(""), "keyframes: no keyframes"),
-            (#"{"format": "tiltbox-tilt/2", "keyframes": []}"#, "format: unknown format 'tiltbox-tilt/2'"),
+            (#"{"format": "tiltbox-tilt/2", "keyframes": []}"#, "format: unknown format, expected 'tiltbox-tilt/1'"),
             (#"{"format": "tiltbox-tilt/1", "units": "m/s2", "keyframes": []}"#, "units: unknown units 'm/s2'"),
         ]
         for (text, expected) in cases {

@@ -36,7 +36,7 @@ let badInputs: [BadInput] = [
              path: nil, line: 5, "expected ',' or '}'"),
     BadInput("top level not an object", "[1, 2]", path: nil, line: 1, "expected a scenario object at the top level, got an array"),
     BadInput("missing format", "{\n \"world\": {\"size\": [1, 1]}}", path: "format", line: 1, "missing required key \"format\""),
-    BadInput("unknown format", "{\n \"format\": \"tiltbox-tilt/1\"}", path: "format", line: 2, "unknown format \"tiltbox-tilt/1\""),
+    BadInput("unknown format", "{\n \"format\": \"tiltbox-tilt/1\"}", path: "format", line: 2, "unknown format (expected \"tiltbox-scenario/1\")"),
     BadInput("format not a string", "{\n \"format\": 1}", path: "format", line: 2, "expected a string, got a number"),
     BadInput("missing world", "{\"format\": \"tiltbox-scenario/1\"}", path: "world", line: 1, "missing required key \"world\""),
     BadInput("missing world.size", scenarioText(world: #""gravity": [0, -1]"#), path: "world.size", line: 3,

@@ -17,13 +17,14 @@ struct BatchManifestReader {
 
     func jobs(_ root: JSONNode) throws(InputError) -> [BatchJob] {
         guard let members = root.objectMembers else { throw error(root, "", "expected an object, got \(root.value.typeName)") }
-        for member in members where !["format", "jobs"].contains(member.key) {
-            throw InputError(file: file, location: member.node.keyLocation ?? member.node.location, path: member.key,
-                             reason: "unknown key \"\(member.key)\"; valid keys: format, jobs")
-        }
+        // The format before the keys: an unknown key is named only in a file that is a manifest.
         guard let format = root["format"] else { throw error(root, "", "missing \"format\": \"\(BatchManifest.format)\"") }
         guard format.stringValue == BatchManifest.format else {
             throw error(format, "format", "expected \"\(BatchManifest.format)\"")
+        }
+        for member in members where !["format", "jobs"].contains(member.key) {
+            throw InputError(file: file, location: member.node.keyLocation ?? member.node.location, path: member.key,
+                             reason: "unknown key \"\(member.key)\"; valid keys: format, jobs")
         }
         guard let list = root["jobs"] else { throw error(root, "", "missing \"jobs\"") }
         guard let elements = list.arrayValue else { throw error(list, "jobs", "expected an array, got \(list.value.typeName)") }

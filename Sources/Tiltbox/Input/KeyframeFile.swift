@@ -33,13 +33,14 @@ enum KeyframeFile {
         guard case .object = root.value else {
             throw fail(root, nil, "expected a JSON object with \"format\": \"\(formatName)\"")
         }
-        try reader.refuseMisspeltKeys(root, "", keys: fileKeys)
+        // The format first: keys are named only in a file that is a keyframes file.
         switch root["format"]?.value {
         case .string(formatName): break
-        case .string(let other): throw fail(root["format"], "format", "unknown format '\(other)', expected '\(formatName)'")
+        case .string: throw fail(root["format"], "format", "unknown format, expected '\(formatName)'")
         case nil: throw fail(root, "format", "missing, expected '\(formatName)'")
         case let other?: throw fail(root["format"], "format", "expected a string, found \(other.typeName)")
         }
+        try reader.refuseMisspeltKeys(root, "", keys: fileKeys)
         let worldUnits: Bool
         switch root["units"]?.value {
         case nil, .string("g"): worldUnits = false

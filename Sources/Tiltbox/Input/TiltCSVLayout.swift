@@ -48,8 +48,9 @@ struct TiltCSVLayout {
                 format: .sensorLogger, time: try column("seconds_elapsed", shownAs: "seconds_elapsed"),
                 x: try column("x", shownAs: "x"), y: try column("y", shownAs: "y"), names: header.cells)
         }
-        let found = header.cells.joined(separator: ",")
-        throw fail("header '\(found)' matches no known tilt format (expected t,x,y or t,x,y,z, "
+        // The line is not echoed: a file that is not a tilt file at all (a secret, an
+        // environment) must not end up on standard error or in a batch report.
+        throw fail("the first line is not the header of a known tilt format (expected t,x,y or t,x,y,z, "
                    + "a phyphox \"Acceleration with g\" export, or a Sensor Logger Gravity.csv)")
     }
 

@@ -151,7 +151,8 @@ public enum ScenarioLoader {
         }
         let formatValue = try reader.string(formatNode, "format", allowEmpty: true)
         guard formatValue == format else {
-            var reason = "unknown format \"\(formatValue)\" (expected \"\(format)\")"
+            // The value is not echoed: only a scenario's own keys and values are.
+            var reason = "unknown format (expected \"\(format)\")"
             if let kind = TiltboxFileKind(format: formatValue), kind != .scenario {
                 reason += ": this is \(kind.name), not a scenario"
             }

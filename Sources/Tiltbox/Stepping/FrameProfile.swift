@@ -68,8 +68,11 @@ public enum FrameProfile: Sendable, Equatable, CustomStringConvertible {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             guard let d = Double(trimmed), d.isFinite, d >= 0, d <= maxFrameSeconds else {
+                // The line is echoed only once the file has shown itself to be a frame
+                // file (a duration read before it): never the first line of some other file.
+                let found = durations.isEmpty ? "" : ", found '\(trimmed.prefix(40))'"
                 throw InputError(file: path, location: SourceLocation(line: lineNumber, column: 1),
-                                 reason: "expected a frame duration in seconds (a number in [0, \(Int(maxFrameSeconds))]), found '\(trimmed)'")
+                                 reason: "expected a frame duration in seconds (a number in [0, \(Int(maxFrameSeconds))])\(found)")
             }
             guard durations.count < maxFileFrames else {
                 throw InputError(file: path, location: SourceLocation(line: lineNumber, column: 1), reason: "more than \(maxFileFrames) frames")

@@ -204,7 +204,7 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
                 throw JSONSyntaxError(location: keyLocation, reason: "duplicate key \"\(key)\"")
             }
             skipWhitespace()
-            guard current == UInt8(ascii: ":") else { throw error("expected ':' after key \"\(key)\", found \(describe(current))") }
+            guard current == UInt8(ascii: ":") else { throw error("expected ':' after a key, found \(describe(current))") }
             index += 1
             skipWhitespace()
             var node = try parseValue(depth: depth)

@@ -1,4 +1,5 @@
 import Foundation
+internal import CFileSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -27,7 +28,27 @@ enum RegularFile {
         guard type == S_IFREG else {
             throw InputError(file: path, reason: "is not a regular file (\(kind(type)))")
         }
+        var system = statfs()
+        if statfs(path, &system) == 0 { try refuseKernelFileSystem(system, path: path) }
         return UInt64(info.st_size)
+    }
+
+    /// The kernel's own file systems, by `statfs`'s `f_type` (linux/magic.h): their "files"
+    /// are views of the running system (`/proc/self/environ` holds the environment, CI
+    /// secrets included), never a scenario, tilt file or trace, and their sizes are not
+    /// their contents'.
+    static let kernelFileSystems: [Int: String] = [
+        0x9FA0: "proc", 0x6265_6572: "sysfs", 0x6462_6720: "debugfs", 0x7363_6673: "securityfs",
+        0x0027_E0EB: "cgroup", 0x6367_7270: "cgroup2", 0x7472_6163: "tracefs", 0x6265_6570: "configfs",
+        0xCAFE_4A11: "bpf", 0x6165_676C: "pstore", 0xDE5E_81E4: "efivarfs", 0x1CD1: "devpts",
+        0xF97C_FF8C: "selinuxfs", 0x6573_5543: "fusectl", 0x4249_4E4D: "binfmt_misc", 0x5346_414F: "openpromfs",
+    ]
+
+    /// Refuses a file on one of `kernelFileSystems`, as `statfs` or `fstatfs` described it.
+    static func refuseKernelFileSystem(_ system: statfs, path: String) throws(InputError) {
+        if let name = kernelFileSystems[Int(system.f_type)] {
+            throw InputError(file: path, reason: "is a file of the kernel's \(name) file system, not an input file")
+        }
     }
 
     /// The whole regular file at `path`, at most `maxBytes` long: the one way input

@@ -1,3 +1,4 @@
+internal import CFileSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -240,6 +241,13 @@ private struct LineSource {
         var info = stat()
         guard fstat(fd, &info) == 0 else { let code = errno; _ = Glibc.close(fd); throw failure(code) }
         if (info.st_mode & S_IFMT) == S_IFDIR { _ = Glibc.close(fd); throw failure(EISDIR) }
+        var system = statfs()
+        if fstatfs(fd, &system) == 0 {
+            do throws(InputError) { try RegularFile.refuseKernelFileSystem(system, path: path) } catch {
+                _ = Glibc.close(fd)
+                throw error
+            }
+        }
         return LineSource(fd: fd)
     }
 
@@ -439,11 +447,12 @@ private struct LineParser {
         guard node.objectMembers != nil, let formatNode = node["format"] else {
             throw error(at: node, reason: "not a tiltbox trace: the first line must be a header with \"format\": \"\(TraceHeader.currentFormat)\"")
         }
-        try reader.refuseMisspeltKeys(node, "", keys: Self.headerKeys)
+        // The format before the keys, and not echoed: a file that is not a trace is not quoted.
         let format = try string(formatNode, "format")
         guard format == TraceHeader.currentFormat else {
-            throw error(at: formatNode, path: "format", reason: "unsupported trace format \"\(format)\" (expected \"\(TraceHeader.currentFormat)\")")
+            throw error(at: formatNode, path: "format", reason: "unsupported trace format (expected \"\(TraceHeader.currentFormat)\")")
         }
+        try reader.refuseMisspeltKeys(node, "", keys: Self.headerKeys)
         let dtNode = try member(node, "dt")
         let dt = try number(dtNode, "dt")
         guard dt > 0 else { throw error(at: dtNode, path: "dt", reason: "must be > 0") }

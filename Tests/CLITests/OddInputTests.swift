@@ -114,13 +114,15 @@ import Darwin
         // A CSV cell that would clear the screen, and a format value with a newline.
         let csv = try directory.write("cells.csv", "t,x,y\n0,\u{1B}[2J\u{1B}[31mred,-1\n")
         let format = try directory.write("format.json", #"{"format": "tiltbox-scenario/1\nbogus", "world": {"size": [100, 100]}}"#)
-        for (file, visible) in [(scenario, #"colour\n\e[2J"#), (csv, #"\e[2J\e[31mred"#), (format, #"tiltbox-scenario/1\nbogus"#)] {
+        for (file, visible) in [(scenario, #"colour\n\e[2J"#), (csv, #"\e[2J\e[31mred"#), (format, "unknown format")] {
             let run = try TiltboxBinary.run(["validate", file], in: directory)
             #expect(run.status == 2)
             #expect(run.stderrLines.count == 1, "one line: \(run.stderr)")
             #expect(!run.stderrData.contains(0x1B), "no raw ESC reaches the terminal: \(run.stderr)")
             #expect(run.stderr.contains(visible), "the text shown escaped (\(visible)): \(run.stderr)")
         }
+        // A format value is not echoed at all: the file may not be a scenario.
+        #expect(!(try TiltboxBinary.run(["validate", format], in: directory)).stderr.contains("bogus"))
     }
 
     @Test func controlCharactersInAPathAreEscapedInMessages() throws {

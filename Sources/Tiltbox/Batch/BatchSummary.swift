@@ -10,8 +10,14 @@ import Foundation
 /// that ended without a summary).
 @_spi(Tools) public struct BatchSummary: Sendable {
     public static let format = "tiltbox-batch-result/1"
-    /// The largest summary file `batch-merge` reads.
+    /// The largest summary file `batch-merge` reads: room for the largest batch
+    /// (`BatchManifest.maxPoints` jobs) at 1 KiB a job, with a margin.
     public static let maxFileBytes = 256 << 20
+    /// The most JSON values one job of a summary may hold (its `parameters` included):
+    /// jobs are read one at a time, so this bounds the reader's memory beside the file's bytes.
+    public static let maxValuesPerJob = 100_000
+    /// Top-level keys of a summary; the values of any other are checked as JSON and dropped.
+    static let topLevelKeys: Set<String> = ["format", "tiltbox", "manifestSHA256", "shard", "jobCount", "jobs"]
 
     public var manifestSHA256: String
     public var shard: BatchShard
@@ -83,42 +89,57 @@ import Foundation
 
     // MARK: - Reading
 
-    /// Reads a summary written by `tiltbox batch --json`.
+    /// Reads a summary written by `tiltbox batch --json`, one job at a time: memory for the
+    /// file's bytes (at most `maxFileBytes`), the results, and one job's JSON.
     public static func load(path: String) throws(InputError) -> BatchSummary {
-        let size = try RegularFile.size(of: path)
-        guard size <= UInt64(maxFileBytes) else {
-            throw InputError(file: path, reason: "file is \(size) bytes, more than the limit of \(maxFileBytes)")
+        let data = try RegularFile.read(path, maxBytes: maxFileBytes) { size in
+            "file is \(size) bytes, more than the limit of \(maxFileBytes) for a batch summary"
         }
-        let bytes: [UInt8]
-        do {
-            bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        } catch {
-            throw InputError(file: path, reason: "cannot read the file: \(error.localizedDescription)")
+        var jobs: [(job: BatchJobResult, node: JSONNode)] = []
+        var jobError: InputError?
+        let options = JSONParser.Options(maxDepth: 16, keptTopLevelKeys: topLevelKeys, maxValues: maxValuesPerJob)
+        let parsed: Result<JSONNode?, JSONSyntaxError> = data.withUnsafeBytes { raw in
+            Result { () throws(JSONSyntaxError) -> JSONNode? in
+                try JSONParser.parse(utf8: raw.bindMemory(to: UInt8.self), options: options, streamingArrayAt: "jobs") { i, element in
+                    do throws(InputError) {
+                        let job = try readJob(element, at: "jobs[\(i)]", file: path)
+                        // Only the element's location is kept, not its tree.
+                        jobs.append((job, JSONNode(value: .null, location: element.location)))
+                        return true
+                    } catch {
+                        jobError = error
+                        return false
+                    }
+                }
+            }
         }
-        let parsed = Result { () throws(JSONSyntaxError) in
-            try bytes.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in try JSONParser.parse(utf8: buffer) }
-        }
+        if let jobError { throw jobError }
         switch parsed {
-        case .success(let root): return try read(root, file: path)
+        case .success(let root?): return try read(root, jobs: jobs, file: path)
+        case .success(nil): throw InputError(file: path, reason: "cannot read the jobs")
         case .failure(let syntax): throw InputError(file: path, location: syntax.location, reason: syntax.reason)
         }
     }
 
-    private static func read(_ root: JSONNode, file: String) throws(InputError) -> BatchSummary {
-        func fail(_ node: JSONNode, _ path: String?, _ reason: String) -> InputError {
-            InputError(file: file, location: node.location, path: path, reason: reason)
-        }
-        func member(_ node: JSONNode, _ key: String, _ path: String) throws(InputError) -> JSONNode {
-            guard let value = node[key] else { throw fail(node, path, "missing \"\(key)\"") }
-            return value
-        }
-        func integer(_ node: JSONNode, _ path: String) throws(InputError) -> Int {
-            guard let d = node.numberValue, d.rounded() == d, abs(d) < 1e15 else { throw fail(node, path, "expected a whole number") }
-            return Int(d)
-        }
+    private static func fail(_ file: String, _ node: JSONNode, _ path: String?, _ reason: String) -> InputError {
+        InputError(file: file, location: node.location, path: path, reason: reason)
+    }
+
+    private static func member(_ file: String, _ node: JSONNode, _ key: String, _ path: String) throws(InputError) -> JSONNode {
+        guard let value = node[key] else { throw fail(file, node, path, "missing \"\(key)\"") }
+        return value
+    }
+
+    private static func integer(_ file: String, _ node: JSONNode, _ path: String) throws(InputError) -> Int {
+        guard let d = node.numberValue, d.rounded() == d, abs(d) < 1e15 else { throw fail(file, node, path, "expected a whole number") }
+        return Int(d)
+    }
+
+    /// One element of `jobs`.
+    private static func readJob(_ element: JSONNode, at: String, file: String) throws(InputError) -> BatchJobResult {
         func optionalString(_ node: JSONNode, _ path: String) throws(InputError) -> String? {
             if case .null = node.value { return nil }
-            guard let s = node.stringValue else { throw fail(node, path, "expected a string or null") }
+            guard let s = node.stringValue else { throw fail(file, node, path, "expected a string or null") }
             return s
         }
         /// A job's `metrics`: missing or null is nil (summaries of earlier versions hold null).
@@ -126,54 +147,57 @@ import Foundation
             guard let node else { return nil }
             if case .null = node.value { return nil }
             guard let metrics = RunMetrics.read(node) else {
-                throw fail(node, path, "expected null or an object of kineticEnergy, maxSpeed, restTime, bounds and digest")
+                throw fail(file, node, path, "expected null or an object of kineticEnergy, maxSpeed, restTime, bounds and digest")
             }
             return metrics
         }
-        guard root.objectMembers != nil else { throw fail(root, nil, "expected a JSON object (a tiltbox batch --json summary)") }
+        guard element.objectMembers != nil else { throw fail(file, element, at, "expected an object") }
+        let index = try integer(file, try member(file, element, "index", at), "\(at).index")
+        guard let name = try member(file, element, "name", at).stringValue else { throw fail(file, element, "\(at).name", "expected a string") }
+        guard let statusText = try member(file, element, "status", at).stringValue,
+              let status = BatchJobResult.Status(rawValue: statusText) else {
+            throw fail(file, element, "\(at).status", "expected one of passed, diverged, failed, error")
+        }
+        func optionalInt(_ key: String) throws(InputError) -> Int? {
+            let node = try member(file, element, key, at)
+            if case .null = node.value { return nil }
+            return try integer(file, node, "\(at).\(key)")
+        }
+        let exit = try optionalInt("exit").map { Int32(truncatingIfNeeded: $0) }
+        let signal = try optionalInt("signal").map { Int32(truncatingIfNeeded: $0) }
+        let wall = try member(file, element, "wallSeconds", at).numberValue ?? 0
+        let parametersNode = try member(file, element, "parameters", at)
+        guard let parameters = parametersNode.objectMembers else { throw fail(file, parametersNode, "\(at).parameters", "expected an object") }
+        return BatchJobResult(
+            index: index, name: name, status: status, exit: exit, signal: signal, wallSeconds: wall,
+            steps: try optionalInt("steps"),
+            digest: try optionalString(try member(file, element, "digest", at), "\(at).digest"),
+            metrics: try metrics(element["metrics"], "\(at).metrics"),
+            firstDivergence: try optionalString(try member(file, element, "firstDivergence", at), "\(at).firstDivergence"),
+            message: try element["message"].map { node throws(InputError) in try optionalString(node, "\(at).message") } ?? nil,
+            parameters: parameters.map { ($0.key, $0.node.compactJSONText) })
+    }
+
+    /// The summary around its jobs (read one at a time by `load`).
+    private static func read(_ root: JSONNode, jobs: [(job: BatchJobResult, node: JSONNode)], file: String) throws(InputError) -> BatchSummary {
+        guard root.objectMembers != nil else { throw fail(file, root, nil, "expected a JSON object (a tiltbox batch --json summary)") }
         guard root["format"]?.stringValue == format else {
-            throw fail(root["format"] ?? root, "format", "not a tiltbox batch summary (expected \"format\": \"\(format)\")")
+            throw fail(file, root["format"] ?? root, "format", "not a tiltbox batch summary (expected \"format\": \"\(format)\")")
         }
-        guard let sha = try member(root, "manifestSHA256", "manifestSHA256").stringValue else {
-            throw fail(root, "manifestSHA256", "expected a string")
+        guard let sha = try member(file, root, "manifestSHA256", "manifestSHA256").stringValue else {
+            throw fail(file, root, "manifestSHA256", "expected a string")
         }
-        let shardNode = try member(root, "shard", "shard")
-        guard let pair = shardNode.arrayValue, pair.count == 2 else { throw fail(shardNode, "shard", "expected [K, N]") }
-        let k = try integer(pair[0], "shard[0]"), n = try integer(pair[1], "shard[1]")
-        guard n >= 1, n <= BatchShard.maxCount, k >= 0, k < n else { throw fail(shardNode, "shard", "[\(k), \(n)] is not a shard K of N") }
-        let jobCount = try integer(try member(root, "jobCount", "jobCount"), "jobCount")
-        let list = try member(root, "jobs", "jobs")
-        guard let elements = list.arrayValue else { throw fail(list, "jobs", "expected an array") }
-        var jobs: [BatchJobResult] = []
-        for (i, element) in elements.enumerated() {
-            let at = "jobs[\(i)]"
-            let index = try integer(try member(element, "index", at), "\(at).index")
-            guard index >= 0, index < jobCount else { throw fail(element, "\(at).index", "\(index) is not in 0..<\(jobCount)") }
-            guard let name = try member(element, "name", at).stringValue else { throw fail(element, "\(at).name", "expected a string") }
-            guard let statusText = try member(element, "status", at).stringValue,
-                  let status = BatchJobResult.Status(rawValue: statusText) else {
-                throw fail(element, "\(at).status", "expected one of passed, diverged, failed, error")
-            }
-            func optionalInt(_ key: String) throws(InputError) -> Int? {
-                let node = try member(element, key, at)
-                if case .null = node.value { return nil }
-                return try integer(node, "\(at).\(key)")
-            }
-            let exit = try optionalInt("exit").map { Int32(truncatingIfNeeded: $0) }
-            let signal = try optionalInt("signal").map { Int32(truncatingIfNeeded: $0) }
-            let wall = try member(element, "wallSeconds", at).numberValue ?? 0
-            let parametersNode = try member(element, "parameters", at)
-            guard let parameters = parametersNode.objectMembers else { throw fail(parametersNode, "\(at).parameters", "expected an object") }
-            jobs.append(BatchJobResult(
-                index: index, name: name, status: status, exit: exit, signal: signal, wallSeconds: wall,
-                steps: try optionalInt("steps"),
-                digest: try optionalString(try member(element, "digest", at), "\(at).digest"),
-                metrics: try metrics(element["metrics"], "\(at).metrics"),
-                firstDivergence: try optionalString(try member(element, "firstDivergence", at), "\(at).firstDivergence"),
-                message: try element["message"].map { node throws(InputError) in try optionalString(node, "\(at).message") } ?? nil,
-                parameters: parameters.map { ($0.key, $0.node.compactJSONText) }))
+        let shardNode = try member(file, root, "shard", "shard")
+        guard let pair = shardNode.arrayValue, pair.count == 2 else { throw fail(file, shardNode, "shard", "expected [K, N]") }
+        let k = try integer(file, pair[0], "shard[0]"), n = try integer(file, pair[1], "shard[1]")
+        guard n >= 1, n <= BatchShard.maxCount, k >= 0, k < n else { throw fail(file, shardNode, "shard", "[\(k), \(n)] is not a shard K of N") }
+        let jobCount = try integer(file, try member(file, root, "jobCount", "jobCount"), "jobCount")
+        let list = try member(file, root, "jobs", "jobs")
+        guard list.arrayValue != nil else { throw fail(file, list, "jobs", "expected an array") }
+        for (i, entry) in jobs.enumerated() where entry.job.index < 0 || entry.job.index >= jobCount {
+            throw fail(file, entry.node, "jobs[\(i)].index", "\(entry.job.index) is not in 0..<\(jobCount)")
         }
-        return BatchSummary(manifestSHA256: sha, shard: BatchShard(index: k, count: n), jobCount: jobCount, jobs: jobs)
+        return BatchSummary(manifestSHA256: sha, shard: BatchShard(index: k, count: n), jobCount: jobCount, jobs: jobs.map(\.job))
     }
 
     // MARK: - Merging

@@ -75,9 +75,43 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
     private var index = 0
     private var line = 1
     private var lineStart = 0
+    private var depthLimit = JSONParser.maxDepth
+    /// Top-level keys whose values are kept (`nil`: all); see `Options.keptTopLevelKeys`.
+    private var keptTopLevelKeys: Set<String>?
+    /// Above 0 while parsing a value that is checked and dropped: nothing is kept.
+    private var discarding = 0
+    /// The top-level key whose array's elements go to `elementSink` one at a time.
+    private var streamedKey: String?
+    private var elementSink: ((Int, JSONNode) -> Bool)?
+    /// `Options.maxValues`, and how many more values may be kept.
+    private var valueBudget = Int.max
+    private var valuesLeft = Int.max
 
-    private init(bytes: UnsafeBufferPointer<UInt8>) {
+    /// How far a parse may go and what it keeps, for readers that must stay bounded.
+    public struct Options: Sendable {
+        /// The deepest nesting accepted (at most `JSONParser.maxDepth`).
+        public var maxDepth: Int
+        /// When set, the values of top-level object members with other keys are checked
+        /// as JSON but not kept (read as `null`): a reader that ignores unknown keys then
+        /// holds nothing for them, however large. Duplicate keys inside them are not looked for.
+        public var keptTopLevelKeys: Set<String>?
+        /// The most values (numbers, strings, arrays, ...) kept for the document, or for
+        /// each element of a streamed array: a bound on the tree's memory whatever the text.
+        public var maxValues: Int
+
+        public init(maxDepth: Int = JSONParser.maxDepth, keptTopLevelKeys: Set<String>? = nil, maxValues: Int = .max) {
+            self.maxDepth = min(maxDepth, JSONParser.maxDepth)
+            self.keptTopLevelKeys = keptTopLevelKeys
+            self.maxValues = maxValues
+        }
+    }
+
+    private init(bytes: UnsafeBufferPointer<UInt8>, options: Options = Options()) {
         self.bytes = bytes
+        depthLimit = options.maxDepth
+        keptTopLevelKeys = options.keptTopLevelKeys
+        valueBudget = options.maxValues
+        valuesLeft = options.maxValues
     }
 
     /// Parses one JSON document from UTF-8 text; trailing non-space text is an error.
@@ -91,13 +125,44 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses one JSON document from UTF-8 bytes; trailing non-space text is an error.
     public static func parse(utf8 buffer: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONNode {
-        var parser = JSONParser(bytes: buffer)
-        parser.skipByteOrderMark()
-        parser.skipWhitespace()
-        let node = try parser.parseValue(depth: 0)
-        parser.skipWhitespace()
-        if parser.index < buffer.count {
-            throw parser.error("unexpected text after the JSON value")
+        try parse(utf8: buffer, options: Options())
+    }
+
+    /// Parses one JSON document from UTF-8 bytes within `options`.
+    public static func parse(utf8 buffer: UnsafeBufferPointer<UInt8>, options: Options) throws(JSONSyntaxError) -> JSONNode {
+        var parser = JSONParser(bytes: buffer, options: options)
+        return try parser.parseDocument()
+    }
+
+    /// Parses one JSON document whose top level is an object, handing the elements of the
+    /// array at its key `key` to `element` one at a time (index, element) instead of keeping
+    /// them: memory for the largest element, not for the whole array. The returned object
+    /// holds that array empty. `element` returns `false` to stop; the parse then ends with
+    /// the returned tree cut short (the caller has its own error to report).
+    public static func parse(utf8 buffer: UnsafeBufferPointer<UInt8>, options: Options = Options(), streamingArrayAt key: String,
+                             element: (Int, JSONNode) -> Bool) throws(JSONSyntaxError) -> JSONNode? {
+        let result: Result<JSONNode, JSONSyntaxError> = withoutActuallyEscaping(element) { sink in
+            var parser = JSONParser(bytes: buffer, options: options)
+            parser.streamedKey = key
+            parser.elementSink = sink
+            return Result { () throws(JSONSyntaxError) in try parser.parseDocument() }
+        }
+        switch result {
+        case .success(let node): return node
+        case .failure(let error) where error.reason == Self.stopped: return nil
+        case .failure(let error): throw error
+        }
+    }
+
+    private static let stopped = "\u{0}stopped by the reader"
+
+    private mutating func parseDocument() throws(JSONSyntaxError) -> JSONNode {
+        skipByteOrderMark()
+        skipWhitespace()
+        let node = try parseValue(depth: 0)
+        skipWhitespace()
+        if index < bytes.count {
+            throw error("unexpected text after the JSON value")
         }
         return node
     }
@@ -148,12 +213,16 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
     private mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSONNode {
         let start = location
         guard let byte = current else { throw error("expected a value, found end of file") }
+        if discarding == 0 {
+            guard valuesLeft > 0 else { throw error("more than \(valueBudget) values") }
+            valuesLeft -= 1
+        }
         switch byte {
         case UInt8(ascii: "{"):
-            guard depth < JSONParser.maxDepth else { throw error("nesting deeper than \(JSONParser.maxDepth) levels") }
+            guard depth < depthLimit else { throw error("nesting deeper than \(depthLimit) levels") }
             return JSONNode(value: try parseObject(depth: depth + 1), location: start)
         case UInt8(ascii: "["):
-            guard depth < JSONParser.maxDepth else { throw error("nesting deeper than \(JSONParser.maxDepth) levels") }
+            guard depth < depthLimit else { throw error("nesting deeper than \(depthLimit) levels") }
             return JSONNode(value: try parseArray(depth: depth + 1), location: start)
         case UInt8(ascii: "\""):
             return JSONNode(value: .string(try parseString()), location: start)
@@ -200,16 +269,32 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
             }
             let keyLocation = location
             let key = try parseString()
-            if members.contains(where: { $0.key == key }) {
+            if discarding == 0, members.contains(where: { $0.key == key }) {
                 throw JSONSyntaxError(location: keyLocation, reason: "duplicate key \"\(key)\"")
             }
             skipWhitespace()
             guard current == UInt8(ascii: ":") else { throw error("expected ':' after a key, found \(describe(current))") }
             index += 1
             skipWhitespace()
-            var node = try parseValue(depth: depth)
-            node.keyLocation = keyLocation
-            members.append((key: key, node: node))
+            let topLevel = depth == 1 && discarding == 0
+            if topLevel, let streamedKey, key == streamedKey, current == UInt8(ascii: "[") {
+                let start = location
+                var node = JSONNode(value: try streamArray(depth: depth), location: start)
+                node.keyLocation = keyLocation
+                members.append((key: key, node: node))
+            } else if topLevel, let keptTopLevelKeys, !keptTopLevelKeys.contains(key) {
+                let start = location
+                discarding += 1
+                _ = try parseValue(depth: depth)
+                discarding -= 1
+                var node = JSONNode(value: .null, location: start)
+                node.keyLocation = keyLocation
+                members.append((key: key, node: node))
+            } else {
+                var node = try parseValue(depth: depth)
+                node.keyLocation = keyLocation
+                if discarding == 0 { members.append((key: key, node: node)) }
+            }
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","):
@@ -233,7 +318,8 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
         }
         while true {
             skipWhitespace()
-            elements.append(try parseValue(depth: depth))
+            let element = try parseValue(depth: depth)
+            if discarding == 0 { elements.append(element) }
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","):
@@ -241,6 +327,37 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
             case UInt8(ascii: "]"):
                 index += 1
                 return .array(elements)
+            default:
+                throw error("expected ',' or ']' in array, found \(describe(current))")
+            }
+        }
+    }
+
+    /// The array at the streamed key: each element parsed, handed over and let go.
+    private mutating func streamArray(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        guard depth < depthLimit else { throw error("nesting deeper than \(depthLimit) levels") }
+        index += 1 // [
+        skipWhitespace()
+        if current == UInt8(ascii: "]") {
+            index += 1
+            return .array([])
+        }
+        var count = 0
+        while true {
+            skipWhitespace()
+            valuesLeft = valueBudget
+            let element = try parseValue(depth: depth + 1)
+            if let elementSink, !elementSink(count, element) {
+                throw JSONSyntaxError(location: location, reason: Self.stopped)
+            }
+            count += 1
+            skipWhitespace()
+            switch current {
+            case UInt8(ascii: ","):
+                index += 1
+            case UInt8(ascii: "]"):
+                index += 1
+                return .array([])
             default:
                 throw error("expected ',' or ']' in array, found \(describe(current))")
             }

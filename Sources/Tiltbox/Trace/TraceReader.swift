@@ -111,7 +111,8 @@ public final class TraceStream {
         var parser = LineParser(file: file)
         var header: TraceHeader?
         while header == nil {
-            guard let node = try Self.nextNode(&self.lines, &parser, maxBytes: Self.maxHeaderLineBytes) else {
+            guard let node = try Self.nextNode(&self.lines, &parser, maxBytes: Self.maxHeaderLineBytes,
+                                               options: Self.headerParsing) else {
                 throw InputError(file: file, reason: "empty file: a trace starts with a tiltbox-trace/1 header line")
             }
             header = try parser.header(node)
@@ -126,7 +127,7 @@ public final class TraceStream {
     public func next() throws(InputError) -> TraceRecord? {
         guard !finished else { return nil }
         let limit = Self.maxRecordLineBytes(for: header)
-        guard let node = try Self.nextNode(&lines, &parser, maxBytes: limit) else {
+        guard let node = try Self.nextNode(&lines, &parser, maxBytes: limit, options: JSONParser.Options()) else {
             finished = true
             lines.close()
             return nil
@@ -155,7 +156,16 @@ public final class TraceStream {
     }
 
     /// The next non-blank line parsed, `nil` at the end of the file.
-    private static func nextNode(_ lines: inout LineSource, _ parser: inout LineParser, maxBytes: Int)
+    /// The deepest nesting read in a header line. A header's own structure is 6 levels deep
+    /// (`shapes[b][s].vertices[v]`), a scenario override recorded in `source.overrides` a few more.
+    public static let maxHeaderDepth = 32
+
+    /// How a header line is parsed: nesting capped at `maxHeaderDepth`, and the values of
+    /// top-level keys the reader does not know checked as JSON but not kept, so an ignored
+    /// key costs no memory however large it is (up to `maxHeaderLineBytes`).
+    private static let headerParsing = JSONParser.Options(maxDepth: maxHeaderDepth, keptTopLevelKeys: Set(LineParser.headerKeys + ["records"]))
+
+    private static func nextNode(_ lines: inout LineSource, _ parser: inout LineParser, maxBytes: Int, options: JSONParser.Options)
         throws(InputError) -> JSONNode?
     {
         while true {
@@ -168,7 +178,7 @@ public final class TraceStream {
                                                     reason: "a byte order mark (U+FEFF): a trace has none"))
                 }
                 if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return nil }
-                return Result { () throws(JSONSyntaxError) in try JSONParser.parse(utf8: bytes) }
+                return Result { () throws(JSONSyntaxError) in try JSONParser.parse(utf8: bytes, options: options) }
             }
             switch parsed {
             case nil: continue

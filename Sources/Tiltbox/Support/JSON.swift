@@ -99,6 +99,7 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
         /// each element of a streamed array: a bound on the tree's memory whatever the text.
         public var maxValues: Int
 
+        /// Options with the given limits; the defaults are `parse(utf8:)`'s (depth `JSONParser.maxDepth`, all kept, no value bound).
         public init(maxDepth: Int = JSONParser.maxDepth, keptTopLevelKeys: Set<String>? = nil, maxValues: Int = .max) {
             self.maxDepth = min(maxDepth, JSONParser.maxDepth)
             self.keptTopLevelKeys = keptTopLevelKeys
@@ -357,6 +358,8 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
                 index += 1
             case UInt8(ascii: "]"):
                 index += 1
+                // What follows the array has a budget of its own, as each element had.
+                valuesLeft = valueBudget
                 return .array([])
             default:
                 throw error("expected ',' or ']' in array, found \(describe(current))")

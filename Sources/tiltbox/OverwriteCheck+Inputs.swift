@@ -26,7 +26,7 @@ extension OverwriteCheck {
         case .run(let scenario):
             scenarios.append(scenario)
         case .verify(let golden):
-            guard let source = (try? TraceStream(path: golden, verifyDigest: false))?.header.source else { break }
+            guard let source = (try? TraceStream.header(path: golden))?.source else { break }
             if let scenario = source.scenario {
                 let path = TraceHeader.Source.resolvedPath(scenario, forTrace: golden)
                 scenarios.append(path)

@@ -160,6 +160,14 @@ import Testing
         try Self.expectRefused(["batch", "m.json"], naming: "tilt file of job r's scenario", in: directory)
     }
 
+    @Test func aCompressedGoldensHeaderIsReadForTheFilesItNames() throws {
+        let directory = try Self.goldenFolder()
+        let run = try Self.run(["run", "Scenarios/rocking.json", "--duration", "0.1", "--trace", "g.jsonl.zst", "--view", "none"], in: directory)
+        try #require(run.status == 0, "\(run.stderr)")
+        try Self.expectRefused(["batch", "--verify", "g.jsonl.zst", "--junit", "Scenarios/rocking.json"], naming: "--junit", in: directory)
+        try Self.expectRefused(["batch", "--verify", "g.jsonl.zst", "--csv", "Scenarios/tilt/rock.json"], naming: "--csv", in: directory)
+    }
+
     // MARK: - Outputs outside the manifest's folder
 
     /// Trace paths that leave the manifest's folder `work/`: up and out, absolute, and through

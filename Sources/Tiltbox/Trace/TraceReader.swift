@@ -99,6 +99,13 @@ public final class TraceStream {
         }
     }
 
+    /// The header of the trace at `path`, reading no further than the header line (a
+    /// compressed trace is decompressed only that far and not checked whole): what
+    /// `batch` needs to know which files a golden names before any job runs.
+    public static func header(path: String) throws(InputError) -> TraceHeader {
+        try TraceStream(lines: LineSource.open(path), file: path, verifyDigest: false).header
+    }
+
     /// Reads trace text held in memory; `file` names it in errors.
     public convenience init(bytes: [UInt8], file: String, verifyDigest: Bool = true) throws(InputError) {
         try self.init(lines: LineSource(bytes: bytes, file: file), file: file, verifyDigest: verifyDigest)

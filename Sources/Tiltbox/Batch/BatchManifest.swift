@@ -44,7 +44,10 @@ import Foundation
     public static func load(path: String, allowOutputsOutside: Bool = false) throws(InputError) -> BatchManifest {
         let bytes = try readFile(path)
         let parsed = Result { () throws(JSONSyntaxError) in
-            try bytes.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in try JSONParser.parse(utf8: buffer) }
+            try bytes.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
+                // Only "format" and "jobs" are kept: an unknown key is still named, but its value costs nothing.
+                try JSONParser.parse(utf8: buffer, options: JSONParser.Options(keptTopLevelKeys: ["format", "jobs"]))
+            }
         }
         let root: JSONNode
         switch parsed {
@@ -79,21 +82,12 @@ import Foundation
         return BatchManifest(jobs: jobs, sha256: SHA256.hex(of: text.bytes))
     }
 
+    /// The manifest's bytes, through the bounded reader (`RegularFile.read`): at most
+    /// `maxFileBytes`, a FIFO, device or kernel file refused before it is opened.
     private static func readFile(_ path: String) throws(InputError) -> [UInt8] {
-        let size = try RegularFile.size(of: path)
-        guard size <= UInt64(maxFileBytes) else {
-            throw InputError(file: path, reason: "file is \(size) bytes, more than the limit of \(maxFileBytes)")
-        }
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw InputError(file: path, reason: "cannot read the file: \(error.localizedDescription)")
-        }
-        guard data.count <= maxFileBytes else {
-            throw InputError(file: path, reason: "file is \(data.count) bytes, more than the limit of \(maxFileBytes)")
-        }
-        return [UInt8](data)
+        [UInt8](try RegularFile.read(path, maxBytes: maxFileBytes) { size in
+            "file is \(size) bytes, more than the limit of \(maxFileBytes)"
+        })
     }
 }
 

@@ -395,6 +395,8 @@ private struct LineParser {
 
     /// The keys of a header line this version reads; an unknown key one or two edits from
     /// one of them is refused as a misspelling, others are ignored (a later version's).
+    /// Only these keys' values (and `records`) are kept when a header line is parsed
+    /// (`TraceStream.headerParsing`): a key the reader starts to read must be listed here.
     static let headerKeys = ["format", "scenario", "engine", "spatialIndex", "dt", "every", "fields", "bodies",
                              "world", "segments", "sizes", "hz", "duration", "tilt", "masses", "space", "types", "shapes", "joints",
                              "tiltbox", "source", "platform"]

@@ -39,19 +39,6 @@ static inline size_t tiltbox_space_pool_bytes(const cpSpace *space) {
     return space->allocatedBuffers ? (size_t)space->allocatedBuffers->num * CP_BUFFER_BYTES : 0;
 }
 
-/// Keeps a kinematic body out of Chipmunk 7.0.3's sleeping logic. `cpSpaceProcessComponents`
-/// never updates a kinematic body's idle time (it skips non-dynamic bodies: "Kinematic bodies
-/// cannot be put to sleep"), so it stays at `cpBodyInit`'s 0; but it still tests every body of
-/// the space's dynamic array, kinematic ones included, with `idleTime < sleepTimeThreshold`,
-/// and with a threshold of 0 that is false, so it tries to deactivate the kinematic body and
-/// aborts ("Attempting to deactivate a non-dynamic body"). An idle time of -infinity is below
-/// every threshold, so the component test always finds a kinematic body awake, as Chipmunk
-/// means it to be. Nothing else reads a kinematic body's idle time (`cpBodyActivate` only
-/// touches dynamic bodies), so no other result changes.
-static inline void tiltbox_body_never_idle(cpBody *body) {
-    body->sleeping.idleTime = -INFINITY;
-}
-
 /// Makes a body that a diverged run left non-finite sane again by writing the struct, without
 /// Chipmunk's setters (each runs `cpBodySanityCheck` and would abort on the value being
 /// replaced): zero velocities, force and torque, and, when its pose is not finite, the origin

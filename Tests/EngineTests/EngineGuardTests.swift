@@ -69,18 +69,37 @@ import Testing
 
     // MARK: - Sleeping with a kinematic body
 
-    @Test func aKinematicBodyKeepsItsComponentAwakeWithASleepThresholdOfZero() throws {
-        let text = """
-        {"format": "tiltbox-scenario/1", "world": {"size": [400, 200], "sleepTimeThreshold": 0},
-         "crates": [{"id": "rider", "position": [100, 60], "size": [20, 20]}],
+    static func touchingKinematic(threshold: String) -> String {
+        """
+        {"format": "tiltbox-scenario/1", "world": {"size": [400, 200], "sleepTimeThreshold": \(threshold)},
+         "crates": [{"id": "rider", "position": [100, 56], "size": [20, 20]}],
          "bodies": [{"id": "platform", "type": "kinematic", "position": [100, 40], "velocity": [30, 0],
                      "shapes": [{"box": {"size": [120, 16]}}]}]}
         """
+    }
+
+    /// Chipmunk resets the idle time of a kinematic body touching a body it wakes to 0, and
+    /// sleeps a group whose idle times are not below the threshold: with the smallest positive
+    /// threshold, 0 stays below it, so the kinematic body is never put to sleep (which aborts).
+    @Test func aKinematicBodyTouchingACrateRunsWithTheSmallestPositiveSleepThreshold() throws {
+        let text = Self.touchingKinematic(threshold: "5e-324")
         let world = World(scenario: try ScenarioLoader.parse(text: text, file: "k.json", baseDirectory: nil))
         for _ in 0..<240 { world.step(dt: 1.0 / 120) }
-        // The platform moved on (it was never put to sleep); the crate, asleep or not, is still on it.
         #expect(abs(world.bodies[0].state.position.x - 160) < 1e-6, "\(world.bodies[0].state)")
         #expect(world.crates[0].state.position.y > 40, "\(world.crates[0].state)")
+    }
+
+    @Test func aSleepThresholdOfZeroIsRefusedOnlyWithAKinematicBody() throws {
+        let error = try #require(throws: InputError.self) {
+            try ScenarioLoader.parse(text: Self.touchingKinematic(threshold: "0"), file: "k.json", baseDirectory: nil)
+        }
+        #expect(error.path == "world.sleepTimeThreshold" && error.reason.contains("kinematic body (\"platform\")"),
+                "\(error)")
+        let withoutKinematic = """
+            {"format": "tiltbox-scenario/1", "world": {"size": [400, 200], "sleepTimeThreshold": 0},
+             "crates": [{"id": "rider", "position": [100, 56], "size": [20, 20]}]}
+            """
+        #expect(throws: Never.self) { try ScenarioLoader.parse(text: withoutKinematic, file: "d.json", baseDirectory: nil) }
     }
 
     // MARK: - Chipmunk's messages

@@ -41,9 +41,6 @@ public final class Body {
         }
         guard let made else { preconditionFailure("Chipmunk could not allocate a body") }
         body = made
-        // Chipmunk: "Kinematic bodies cannot be put to sleep"; with a sleep time threshold of 0
-        // its component test would still try (see `tiltbox_body_never_idle`).
-        if spec.type == .kinematic { tiltbox_body_never_idle(body) }
         EngineCensus.bodyCreated()
         cpBodySetPosition(body, cpv(spec.position.x, spec.position.y))
         cpBodySetAngle(body, spec.angle)

@@ -184,6 +184,7 @@ public enum ScenarioLoader {
         try checkHashCells(scenario, worldObject: worldObject)
         try checkHashExtent(scenario, worldObject: worldObject)
         try checkPersistence(scenario, worldObject: worldObject)
+        try checkSleepWithKinematicBodies(scenario, worldObject: worldObject)
         try checkOverlaps(scenario, top: top)
         return scenario
     }
@@ -496,6 +497,26 @@ public enum ScenarioLoader {
             lines.append("crate \"\(first.id)\" has angle \(NumberFormat.shortest(first.angle)), more than 2π in magnitude\(more): radians expected")
         }
         return lines
+    }
+
+    // MARK: - Sleeping
+
+    /// A `sleepTimeThreshold` of 0 is refused when the scenario has a kinematic body.
+    ///
+    /// Chipmunk 7.0.3 keeps kinematic bodies in the space's list of dynamic bodies and never
+    /// advances their idle time, but `cpBodyActivate` resets to 0 the idle time of every
+    /// non-static body touching the body it wakes ("Reset the idle timer of things the body is
+    /// touching as well"), kinematic ones included. `cpSpaceProcessComponents` then puts to sleep
+    /// a kinematic body whose idle time is not below the threshold: with a threshold of 0, one
+    /// that touches a dynamic body, and `cpSpaceDeactivateBody` aborts ("Internal error:
+    /// Attempting to deactivate a non-dynamic body."). Any positive threshold keeps 0 below it.
+    private static func checkSleepWithKinematicBodies(_ scenario: Scenario, worldObject: ObjectReader) throws(InputError) {
+        guard scenario.world.sleepTimeThreshold == 0, let node = worldObject["sleepTimeThreshold"],
+              let kinematic = scenario.bodies.first(where: { $0.type == .kinematic }) else { return }
+        throw worldObject.reader.error(at: node, worldObject.path("sleepTimeThreshold"),
+            "0 cannot be used with a kinematic body (\"\(kinematic.id)\"): Chipmunk 7.0.3 would try to put the kinematic "
+            + "body to sleep once it touches a dynamic one and abort (\"Attempting to deactivate a non-dynamic body\"); "
+            + "use a threshold above 0")
     }
 
     // MARK: - Contact persistence

@@ -39,8 +39,8 @@ public struct EngineDiagnostics: Sendable, Equatable {
 /// Worlds stepping on several threads at once (tests do) may see one another's messages;
 /// a `tiltbox` process steps one world. Costs two uncontended lock round trips and a
 /// `ftell` per step. A Chipmunk *error* (an assertion, followed by `abort()`) printed while
-/// the stream is installed is lost with the process; the loader's limits and the run-time
-/// guard exist so that none is reached.
+/// the stream is installed is written to file descriptor 2 by `AbortReport` as the process
+/// aborts; the loader's limits and the run-time guard exist so that none is reached.
 enum ChipmunkMessageCapture {
     private struct State: ~Copyable {
         var stepping = 0
@@ -57,6 +57,7 @@ enum ChipmunkMessageCapture {
         size.initialize(to: 0)
         // Lives as long as the process, like `stderr` itself.
         let stream = open_memstream(buffer, size)
+        AbortReport.install(stream: stream, buffer: buffer, size: size)
         return Mutex(State(stream: stream, buffer: buffer, size: size))
     }()
 
@@ -111,5 +112,46 @@ enum ChipmunkMessageCapture {
             }
         }
         close()
+    }
+}
+
+/// Writes what Chipmunk printed into the capture stream to file descriptor 2 when the process
+/// receives SIGABRT (Chipmunk's failed assertions print their message, then call `abort()`),
+/// then hands the signal on to the handler installed before (libFuzzer's, Swift's backtracer,
+/// or the default action), so an abort still ends the process and is still reported as one.
+///
+/// Not async-signal-safe in the strict sense (it flushes a stdio stream), but `abort()` is
+/// raised synchronously by the thread that just finished writing the message, so the stream's
+/// lock is free.
+private enum AbortReport {
+    nonisolated(unsafe) private static var previous = sigaction()
+    nonisolated(unsafe) private static var stream: UnsafeMutablePointer<FILE>?
+    nonisolated(unsafe) private static var buffer: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+    nonisolated(unsafe) private static var size: UnsafeMutablePointer<Int>?
+
+    /// Called once, when the capture stream is made.
+    static func install(stream: UnsafeMutablePointer<FILE>?, buffer: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
+                        size: UnsafeMutablePointer<Int>) {
+        guard let stream else { return }
+        Self.stream = stream
+        Self.buffer = buffer
+        Self.size = size
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in AbortReport.report() } // glibc's layout: Tiltbox runs on Linux
+        sigemptyset(&action.sa_mask)
+        sigaction(SIGABRT, &action, &previous)
+    }
+
+    private static func report() {
+        if let stream, let buffer, let size, ftell(stream) > 0 {
+            fflush(stream)
+            if let text = buffer.pointee, size.pointee > 0 {
+                _ = write(STDERR_FILENO, text, size.pointee)
+            }
+        }
+        // Hand the signal on: restore the earlier action; the signal raised again is delivered
+        // to it as soon as this handler returns (SIGABRT is blocked while it runs).
+        sigaction(SIGABRT, &previous, nil)
+        raise(SIGABRT)
     }
 }

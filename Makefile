@@ -20,7 +20,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= scenario tilt-csv phyphox sensor-logger keyframes zip trace frames numbers run-tilt run-scenario
+FUZZ_TARGETS ?= scenario tilt-csv phyphox sensor-logger keyframes zip trace frames numbers run-tilt run-scenario generated-scenario
 FUZZ_DICT := $(CURDIR)/Fuzz/extreme-numbers.dict
 SOAK_MINUTES ?= 60
 LSAN_SUPPRESSIONS := $(CURDIR)/Fuzz/lsan.supp

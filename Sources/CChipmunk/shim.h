@@ -3,6 +3,7 @@
 #ifndef TILTBOX_CCHIPMUNK_SHIM_H
 #define TILTBOX_CCHIPMUNK_SHIM_H
 
+#include <stdio.h>
 #include <chipmunk/chipmunk.h>
 #include <chipmunk/chipmunk_structs.h>
 
@@ -36,6 +37,36 @@ static inline void tiltbox_body_origin_state(cpBody *body, double *out) {
 /// CP_BUFFER_BYTES that a space keeps at their high-water mark until it is freed).
 static inline size_t tiltbox_space_pool_bytes(const cpSpace *space) {
     return space->allocatedBuffers ? (size_t)space->allocatedBuffers->num * CP_BUFFER_BYTES : 0;
+}
+
+/// Makes a body that a diverged run left non-finite sane again by writing the struct, without
+/// Chipmunk's setters (each runs `cpBodySanityCheck` and would abort on the value being
+/// replaced): zero velocities, force and torque, and, when its pose is not finite, the origin
+/// with angle 0. A world whose run diverged calls it before freeing its bodies: removing a shape
+/// recomputes the body's mass and calls `cpBodySetPosition`, whose sanity check would otherwise
+/// abort on the NaN velocity the run stopped at.
+static inline void tiltbox_body_make_sane(cpBody *body) {
+    body->v = cpvzero;
+    body->w = 0.0;
+    body->f = cpvzero;
+    body->t = 0.0;
+    body->v_bias = cpvzero;
+    body->w_bias = 0.0;
+    if (!(isfinite(body->p.x) && isfinite(body->p.y) && isfinite(body->a))) {
+        body->p = cpvzero;
+        body->a = 0.0;
+        body->transform = cpTransformIdentity;
+    }
+}
+
+/// Replaces the C library's `stderr` stream and returns the one it replaces. Chipmunk's
+/// `cpMessage` writes its warnings with `fprintf(stderr, ...)`, reading the `stderr` pointer
+/// at every call; the engine points it at a memory stream around `cpSpaceStep` to collect
+/// them (Swift cannot assign a C global in Swift 6 mode).
+static inline FILE *tiltbox_swap_stderr(FILE *replacement) {
+    FILE *previous = stderr;
+    stderr = replacement;
+    return previous;
 }
 
 #endif

@@ -56,14 +56,16 @@ struct HeadlessRun {
     }
 
     /// Exits 1 after a divergence (naming step and body), 130 after Ctrl-C and 143 after SIGTERM.
+    /// First prints, once, a summary of what Chipmunk printed during the run (kept off standard error meanwhile).
     func exitIfNotComplete() throws {
+        if let line = summary.engineDiagnostics.summary { try Console.error("tiltbox: note: \(line)") }
         switch summary.outcome {
         case .complete:
             return
         case .interrupted:
             throw ExitCode(ExitStatus.interrupted)
         case .diverged(let step, let divergence):
-            try Console.error("tiltbox: simulation failed at step \(step): \(divergence)")
+            try Console.error("tiltbox: simulation failed at step \(step) (t = \(PeopleText.number(summary.simulatedTime)) s): \(divergence)")
             throw ExitCode(ExitStatus.failure)
         }
     }

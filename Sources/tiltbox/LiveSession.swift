@@ -47,9 +47,10 @@ enum LiveSession {
             try Console.error("tiltbox: \(PeopleText.count(s.steps, "step")), \(PeopleText.number(s.simulatedTime)) s simulated, "
                           + "\(PeopleText.number(s.droppedTime)) s dropped, digest \(s.digest)")
         }
+        if let line = s.engineDiagnostics.summary { try Console.error("tiltbox: note: \(line)") }
         switch result.outcome {
         case .diverged(let step, let divergence):
-            try Console.error("tiltbox: simulation failed at step \(step): \(divergence)")
+            try Console.error("tiltbox: simulation failed at step \(step) (t = \(PeopleText.number(s.simulatedTime)) s): \(divergence)")
             throw ExitCode(ExitStatus.failure)
         case .interrupted where !result.quitByKey:
             throw ExitCode(ExitStatus.interrupted)

@@ -23,12 +23,30 @@ public final class World {
     private var currentGravity: Vec2
     /// The kinematic bodies that follow a path.
     private let driven: [Body]
+    /// Steps taken, for attributing Chipmunk's messages.
+    private var stepsTaken = 0
+    /// What Chipmunk printed during the steps so far.
+    private var diagnostics = EngineDiagnostics()
+    /// With a spatial hash, the largest `|x|` or `|y|` any point of a shape may reach
+    /// (`hashIndexLimit(cellSize:)`); `nil` with the bounding-box tree.
+    private let hashReach: Double?
+    /// For each body in trace order, the distance from its origin to its farthest shape point.
+    private let reaches: [Double]
+    private let dt: Double
 
     /// The largest magnitude any state value may reach before the world counts as
     /// diverged. Beyond it the next step could overflow to infinity inside Chipmunk,
     /// whose debug build aborts the process on a non-finite body
     /// (`cpBodySanityCheck`); stopping here turns that abort into a reported error.
     public static let divergenceLimit = 1e100
+
+    /// The largest `|x|` or `|y|`, in world units, that any point of a shape may reach in a
+    /// spatial hash of cells `cellSize` wide: 2³⁰ cells. Chipmunk's hash turns a bounding box
+    /// into cell indices with a C `int` (`floor_int(bb.l / dim)` in cpSpaceHash.c); past 2³¹
+    /// the conversion overflows and the loop over the box's cells never ends. Half that range
+    /// leaves a margin of 2³⁰ cells for the motion of the next step beyond what the run-time
+    /// guard accounts for (`|v|·dt`).
+    public static func hashIndexLimit(cellSize: Double) -> Double { 1_073_741_824 * cellSize }
 
     /// Builds the space, its walls and its crates from a validated scenario.
     public init(scenario: Scenario) {
@@ -43,6 +61,13 @@ public final class World {
         crates = scenario.crates.map { Crate(spec: $0, space: space) }
         bodies = scenario.bodies.map { Body(spec: $0, space: space) }
         driven = bodies.filter { $0.track != nil }
+        dt = scenario.timestep.dt
+        reaches = scenario.crates.map { $0.size.length / 2 } + scenario.bodies.map(\.reach)
+        if case .hash(let cellSize, _) = settings.spatialIndex {
+            hashReach = World.hashIndexLimit(cellSize: cellSize)
+        } else {
+            hashReach = nil
+        }
         driveKinematicBodies(step: 0, dt: scenario.timestep.dt)
         // Joints last, in listed order, once every body has its initial pose.
         if !scenario.joints.isEmpty {
@@ -101,10 +126,26 @@ public final class World {
         for body in driven { body.drive(step: n, dt: dt) }
     }
 
-    /// Advances the world by one fixed step of `dt` seconds.
+    /// Advances the world by one fixed step of `dt` seconds. What Chipmunk prints meanwhile
+    /// is kept off standard error and counted in `engineDiagnostics`.
     /// The corresponding Chipmunk call is `cpSpaceStep`.
     public func step(dt: Double) {
-        cpSpaceStep(space.pointer, dt)
+        stepsTaken += 1
+        let space = self.space
+        ChipmunkMessageCapture.capture(step: stepsTaken, into: &diagnostics) {
+            cpSpaceStep(space.pointer, dt)
+        }
+    }
+
+    /// The diagnostics Chipmunk printed during the steps so far (kept off standard error).
+    public var engineDiagnostics: EngineDiagnostics { diagnostics }
+
+    deinit {
+        // A run that diverged leaves a body with a non-finite velocity; removing its shapes
+        // recomputes its mass and calls `cpBodySetPosition`, whose sanity check would abort.
+        // Make every body sane first (the world is going away; its state no longer matters).
+        for crate in crates { tiltbox_body_make_sane(crate.body) }
+        for body in bodies where body.type != .static { tiltbox_body_make_sane(body.body) }
     }
 
     /// Bytes of Chipmunk's contact and arbiter pools in this world's space: blocks it
@@ -141,16 +182,31 @@ public final class World {
         }
     }
 
-    /// The first crate whose state is non-finite or beyond `divergenceLimit`, reading
-    /// the fields laid out by `readStates(into:)`.
+    /// The first body whose state is unusable for the next step: a value non-finite or beyond
+    /// `divergenceLimit`, or, with a spatial hash, a body whose shapes could reach past
+    /// `hashIndexLimit(cellSize:)` in the next step (`max(|x|, |y|) + reach + max(|vx|, |vy|)·dt`).
+    /// Reads the fields laid out by `readStates(into:)`, once per body: the step loop's only
+    /// scan of the states.
     public func firstDivergence(in buffer: UnsafeBufferPointer<Double>) -> WorldDivergence? {
+        let limit = World.divergenceLimit
         for index in 0..<bodyCount {
+            let base = index * BodyState.count
             for field in 0..<BodyState.count {
-                let value = buffer[index * BodyState.count + field]
-                if !value.isFinite || abs(value) > World.divergenceLimit {
+                let value = buffer[base + field]
+                if !(abs(value) <= limit) {
                     return WorldDivergence(crateIndex: index, crateID: bodyID(at: index),
                                       field: BodyState.fieldNames[field], value: value,
                                       kind: index < crates.count ? "crate" : "body")
+                }
+            }
+            if let hashReach {
+                let x = buffer[base + BodyState.x], y = buffer[base + BodyState.y]
+                let speed = max(abs(buffer[base + BodyState.vx]), abs(buffer[base + BodyState.vy]))
+                let far = abs(x) >= abs(y) ? (BodyState.x, x) : (BodyState.y, y)
+                if abs(far.1) + reaches[index] + speed * dt > hashReach {
+                    return WorldDivergence(crateIndex: index, crateID: bodyID(at: index),
+                                           field: BodyState.fieldNames[far.0], value: far.1,
+                                           kind: index < crates.count ? "crate" : "body", indexLimit: hashReach)
                 }
             }
         }
@@ -170,9 +226,17 @@ public struct WorldDivergence: Sendable, Equatable, CustomStringConvertible {
     public var value: Double
     /// `crate` or `body` (a body of the scenario's `bodies`), for the message.
     public var kind: String = "crate"
+    /// With a spatial hash, the coordinate bound (`World.hashIndexLimit(cellSize:)`) the body's
+    /// shapes were about to cross; `nil` when the state itself left the finite range.
+    public var indexLimit: Double?
 
     /// One sentence naming the body, the field and the value, for error messages.
     public var description: String {
+        if let indexLimit {
+            return "\(kind) '\(crateID)' \(field) = \(NumberFormat.shortest(value)): its shapes could pass "
+                + "±\(NumberFormat.shortest(indexLimit)) in the next step, beyond the cells the spatial hash can index "
+                + "(2^30 cells of cellSize); the run stops before Chipmunk's cell index overflows"
+        }
         if value.isFinite {
             return "\(kind) '\(crateID)' \(field) = \(NumberFormat.shortest(value)) exceeds the engine's safe range (|value| ≤ 1e100): the simulation diverged"
         }

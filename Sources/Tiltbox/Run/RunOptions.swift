@@ -47,6 +47,9 @@ public struct RunSummary: Sendable {
     public var digest: String
     /// Bytes of trace written, when a trace was written.
     public var traceBytes: Int?
+    /// What Chipmunk printed during the steps (kept off standard error; the CLI prints its
+    /// `summary` once, after the run).
+    public var engineDiagnostics = EngineDiagnostics()
 
     /// Physics steps per wall-clock second.
     public var stepsPerSecond: Double { wallTime > 0 ? Double(steps) / wallTime : 0 }

@@ -286,7 +286,8 @@ public final class RunSession {
         var summary = RunSummary(
             outcome: outcome, steps: steps, totalSteps: totalSteps, simulatedTime: simTime,
             droppedTime: stepper.droppedTime, frames: stepper.frameCount, records: recording.records,
-            wallTime: RealTimeClock.now() - startedAt, digest: recording.digest.text, traceBytes: nil)
+            wallTime: RealTimeClock.now() - startedAt, digest: recording.digest.text, traceBytes: nil,
+            engineDiagnostics: world.engineDiagnostics)
         let end = TraceEnd(outcome: outcome, steps: steps, simTime: simTime, droppedTime: stepper.droppedTime)
         var closeFailure: (any Error)?
         for sink in sinks {

@@ -202,10 +202,28 @@ extension ScenarioLoader {
                 "dynamic body \"\(id)\" has no mass (its shapes' mass, or density × area, adds up to 0): "
                 + "give a shape a \"mass\" or a \"density\", or make the body static or kinematic")
         }
+        // The same floor as a crate's and a shape's `mass`: density × a tiny area must not get under it.
+        guard total.mass >= limits.minMass else {
+            throw object.reader.error(at: shapesNode, object.path("shapes"),
+                "dynamic body \"\(id)\" would have a mass of \(NumberFormat.shortest(total.mass)) (its shapes' mass and "
+                + "density × area), less than \(NumberFormat.shortest(limits.minMass)): Chipmunk's solver divides by it, and "
+                + "a contact or joint on so light a body gives it a non-finite velocity; raise the density or give a \"mass\"")
+        }
         guard total.moment.isNormal, total.moment > 0 else {
             throw object.reader.error(at: shapesNode, object.path("shapes"),
                 "dynamic body \"\(id)\" would have a moment of inertia of \(NumberFormat.shortest(total.moment)): "
                 + "Chipmunk needs it positive; make its shapes larger")
+        }
+        // A contact can touch the body anywhere on its shapes: the same r² · m / I bound as a joint anchor's.
+        let reach = BodySpec(id: id, position: .zero, shapes: shapes).reach(around: total.centreOfGravity)
+        let ratio = reach * reach * total.mass / total.moment
+        guard ratio <= limits.maxAnchorReach else {
+            throw object.reader.error(at: shapesNode, object.path("shapes"),
+                "dynamic body \"\(id)\" has too small a moment of inertia for its size: its shapes reach "
+                + "\(NumberFormat.shortest(reach)) from its centre of gravity, and reach² · mass / moment = "
+                + "\(NumberFormat.shortest(ratio)) is more than \(NumberFormat.shortest(limits.maxAnchorReach)) (Chipmunk's "
+                + "solver loses the body's mass in rounding next to its rotation): spread its mass out (a thicker shape, "
+                + "or density on the outer shapes)")
         }
     }
 }
@@ -290,13 +308,23 @@ extension BodySpec {
 
     /// The distance from the body's origin to the farthest point of its shapes: any
     /// rotation of the body fits in a circle of this radius around its position.
-    var reach: Double {
-        func length(_ p: Vec2) -> Double { (p.x * p.x + p.y * p.y).squareRoot() }
+    var reach: Double { reach(around: .zero) }
+
+    /// The distance from `centre` (in the body's coordinates) to the farthest point of its shapes.
+    func reach(around centre: Vec2) -> Double {
+        func length(_ q: Vec2) -> Double {
+            let p = q - centre
+            return (p.x * p.x + p.y * p.y).squareRoot()
+        }
         var farthest = 0.0
         for shape in shapes {
             switch shape.geometry {
             case .circle(let radius, let offset): farthest = max(farthest, length(offset) + radius)
-            case .box(let size, let radius): farthest = max(farthest, length(Vec2(size.x / 2, size.y / 2)) + radius)
+            case .box(let size, let radius):
+                for corner in [Vec2(size.x / 2, size.y / 2), Vec2(-size.x / 2, size.y / 2), Vec2(size.x / 2, -size.y / 2),
+                               Vec2(-size.x / 2, -size.y / 2)] {
+                    farthest = max(farthest, length(corner) + radius)
+                }
             case .polygon(let vertices, let radius): for p in vertices { farthest = max(farthest, length(p) + radius) }
             case .segment(let from, let to, let radius): farthest = max(farthest, length(from) + radius, length(to) + radius)
             }

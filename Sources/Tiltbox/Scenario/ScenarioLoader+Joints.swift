@@ -25,6 +25,13 @@ extension ScenarioLimits {
     /// rotational terms, whose determinant can then round to exactly 0, and Chipmunk
     /// aborts ("Unsolvable constraint."). 1e9 allows 390 000 units on a 30 × 30 crate.
     public var maxAnchorReach: Double { 1e9 }
+    /// Largest `stiffness × dt² × k` of a spring, `k` the inverse of the spring's effective
+    /// mass (`1/m_a + 1/m_b + r_a²/I_a + r_b²/I_b` for a `dampedSpring`, `1/I_a + 1/I_b` for a
+    /// `dampedRotarySpring`). Chipmunk 7.0.3 applies the spring force as an explicit impulse
+    /// (`f·dt` in the joint's pre-step, after positions moved): symplectic Euler, stable while
+    /// `ω·dt ≤ 2` with `ω² = stiffness · k`, so `stiffness · dt² · k ≤ 4`. Beyond it the
+    /// oscillation grows by about that factor each step and ends in a non-finite velocity.
+    public var maxSpringStepFactor: Double { 4 }
 }
 
 /// Reading `joints` (docs/formats.md §5): each element an object with exactly one key,
@@ -88,6 +95,10 @@ extension ScenarioLoader {
             var gyration: Double? = nil
             /// The centre of gravity in the body's own coordinates (a crate's is its origin).
             var centreOfGravity: Vec2 = .zero
+            /// `1 / m` (0 for the world and bodies of infinite mass).
+            var inverseMass = 0.0
+            /// `1 / I` about the centre of gravity (0 for the world and bodies of infinite mass).
+            var inverseMoment = 0.0
         }
         private var byID: [String: Target] = [:]
         /// Every id, crates then bodies, for "did you mean".
@@ -96,8 +107,10 @@ extension ScenarioLoader {
         init(crates: [CrateSpec], bodies: [BodySpec]) {
             byID.reserveCapacity(crates.count + bodies.count)
             for crate in crates {
+                let gyration = (crate.size.x * crate.size.x + crate.size.y * crate.size.y) / 12
                 byID[crate.id] = Target(position: crate.position, angle: crate.angle, type: .dynamic,
-                                        gyration: (crate.size.x * crate.size.x + crate.size.y * crate.size.y) / 12)
+                                        gyration: gyration, inverseMass: 1 / crate.mass,
+                                        inverseMoment: 1 / (crate.mass * gyration))
                 ids.append(crate.id)
             }
             for body in bodies {
@@ -107,6 +120,8 @@ extension ScenarioLoader {
                     let properties = body.massProperties
                     target.gyration = properties.moment / properties.mass
                     target.centreOfGravity = properties.centreOfGravity
+                    target.inverseMass = 1 / properties.mass
+                    target.inverseMoment = 1 / properties.moment
                 }
                 byID[body.id] = target
                 ids.append(body.id)
@@ -125,7 +140,8 @@ extension ScenarioLoader {
 
     /// Every joint of `top["joints"]`, in listed order, validated against the crates and
     /// bodies they name.
-    static func jointSpecs(_ top: ObjectReader, crates: [CrateSpec], bodies: [BodySpec]) throws(InputError) -> [JointSpec] {
+    static func jointSpecs(_ top: ObjectReader, crates: [CrateSpec], bodies: [BodySpec],
+                           dt: Double) throws(InputError) -> [JointSpec] {
         let nodes = try top.array("joints", maxCount: limits.maxJoints)
         guard !nodes.isEmpty else { return [] }
         let targets = JointTargets(crates: crates, bodies: bodies)
@@ -133,13 +149,13 @@ extension ScenarioLoader {
         joints.reserveCapacity(nodes.count)
         for (index, node) in nodes.enumerated() {
             joints.append(try jointSpec(node, path: FieldReader.element(top.path("joints"), index), top: top,
-                                        targets: targets))
+                                        targets: targets, dt: dt))
         }
         return joints
     }
 
     private static func jointSpec(_ node: JSONNode, path: String, top: ObjectReader,
-                                  targets: JointTargets) throws(InputError) -> JointSpec {
+                                  targets: JointTargets, dt: Double) throws(InputError) -> JointSpec {
         let reader = top.reader
         let wrapper = try reader.object(node, path, keys: jointKinds)
         guard wrapper.members.count == 1, let member = wrapper.members.first else {
@@ -155,6 +171,7 @@ extension ScenarioLoader {
         try checkEnds(a, b, object: object, targets: targets)
 
         let kind = try jointKind(kindName, object, a: a, b: b, targets: targets)
+        try checkSpringStep(kind, object, a: targets[a], b: targets[b], dt: dt)
         return try JointSpec(
             kind: kind, a: a, b: b,
             maxForce: object.optionalNumber("maxForce", .nonNegative(max: limits.maxJointForce)),
@@ -323,6 +340,37 @@ extension ScenarioLoader {
         throw object.reader.error(at: node, object.path(key), "lies \(NumberFormat.shortest(reach.squareRoot())) from "
             + "its body's centre of gravity, more than the \(NumberFormat.shortest(allowed)) this body's mass and moment allow "
             + "(Chipmunk's joint solver loses the body's mass in rounding that far out)")
+    }
+
+    /// A spring's `stiffness × dt² × k` at most `limits.maxSpringStepFactor` (see there), with
+    /// `k` from the bodies' masses and moments; blamed on `stiffness`. `damping` needs no such
+    /// bound: Chipmunk applies it implicitly (`1 − exp(−damping·dt·k)` of the relative velocity
+    /// removed per step, never more than all of it).
+    private static func checkSpringStep(_ kind: JointKind, _ object: ObjectReader, a: JointTargets.Target,
+                                        b: JointTargets.Target, dt: Double) throws(InputError) {
+        func squaredLength(_ p: Vec2) -> Double { p.x * p.x + p.y * p.y }
+        let stiffness: Double, k: Double
+        switch kind {
+        case .dampedSpring(let anchorA, let anchorB, _, let springStiffness, _):
+            stiffness = springStiffness
+            // |r × n|² ≤ |r|²: the largest k over every direction the spring can take.
+            k = a.inverseMass + b.inverseMass + squaredLength(anchorA - a.centreOfGravity) * a.inverseMoment
+                + squaredLength(anchorB - b.centreOfGravity) * b.inverseMoment
+        case .dampedRotarySpring(_, let springStiffness, _):
+            stiffness = springStiffness
+            k = a.inverseMoment + b.inverseMoment
+        default:
+            return
+        }
+        let factor = stiffness * dt * dt * k
+        guard factor > limits.maxSpringStepFactor, let node = object["stiffness"] else { return }
+        let allowed = limits.maxSpringStepFactor / (dt * dt * k)
+        throw object.reader.error(at: node, object.path("stiffness"),
+            "\(NumberFormat.shortest(stiffness)) is stiffer than one step can integrate: stiffness × dt² × k = "
+            + "\(NumberFormat.shortest(factor)) > \(NumberFormat.shortest(limits.maxSpringStepFactor)) (k = "
+            + "\(NumberFormat.shortest(k)), the inverse of the spring's effective mass; Chipmunk's explicit spring "
+            + "force grows without bound beyond it): at most \(NumberFormat.shortest(allowed)) with these bodies "
+            + "at this timestep.hz, or raise timestep.hz or the masses")
     }
 
     /// `min` ≤ `max`, blamed on `max`.

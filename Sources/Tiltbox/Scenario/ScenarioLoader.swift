@@ -176,13 +176,16 @@ public enum ScenarioLoader {
         let segments = try segmentSpecs(top)
         let crates = try crateSpecs(top, world: world)
         let bodies = try bodySpecs(top, crates: crates, world: world)
-        let joints = try jointSpecs(top, crates: crates, bodies: bodies)
+        let joints = try jointSpecs(top, crates: crates, bodies: bodies, dt: timestep.dt)
         let tilt = try tiltSettings(top.object("tilt", keys: tiltKeys), baseDirectory: baseDirectory)
 
         let scenario = Scenario(name: name, description: description, world: world, timestep: timestep,
                                 duration: duration, walls: walls, segments: segments, crates: crates, bodies: bodies,
                                 joints: joints, tilt: tilt)
         try checkHashCells(scenario, worldObject: worldObject)
+        try checkHashExtent(scenario, worldObject: worldObject)
+        try checkPersistence(scenario, worldObject: worldObject)
+        try checkSleepWithKinematicBodies(scenario, worldObject: worldObject)
         try checkOverlaps(scenario, top: top)
         return scenario
     }
@@ -497,7 +500,75 @@ public enum ScenarioLoader {
         return lines
     }
 
+    // MARK: - Sleeping
+
+    /// A `sleepTimeThreshold` of 0 is refused when the scenario has a kinematic body.
+    ///
+    /// Chipmunk 7.0.3 keeps kinematic bodies in the space's list of dynamic bodies and never
+    /// advances their idle time, but `cpBodyActivate` resets to 0 the idle time of every
+    /// non-static body touching the body it wakes ("Reset the idle timer of things the body is
+    /// touching as well"), kinematic ones included. `cpSpaceProcessComponents` then puts to sleep
+    /// a kinematic body whose idle time is not below the threshold: with a threshold of 0, one
+    /// that touches a dynamic body, and `cpSpaceDeactivateBody` aborts ("Internal error:
+    /// Attempting to deactivate a non-dynamic body."). Any positive threshold keeps 0 below it.
+    private static func checkSleepWithKinematicBodies(_ scenario: Scenario, worldObject: ObjectReader) throws(InputError) {
+        guard scenario.world.sleepTimeThreshold == 0, let node = worldObject["sleepTimeThreshold"],
+              let kinematic = scenario.bodies.first(where: { $0.type == .kinematic }) else { return }
+        throw worldObject.reader.error(at: node, worldObject.path("sleepTimeThreshold"),
+            "0 cannot be used with a kinematic body (\"\(kinematic.id)\"): Chipmunk 7.0.3 would try to put the kinematic "
+            + "body to sleep once it touches a dynamic one and abort (\"Attempting to deactivate a non-dynamic body\"); "
+            + "use a threshold above 0")
+    }
+
+    // MARK: - Contact persistence
+
+    /// Above Chipmunk's default of 3, `collisionPersistence × dynamic shapes` at most
+    /// `limits.maxPersistentShapeSteps` (Chipmunk keeps that many steps of contacts).
+    private static func checkPersistence(_ scenario: Scenario, worldObject: ObjectReader) throws(InputError) {
+        guard let persistence = scenario.world.collisionPersistence, persistence > 3,
+              let node = worldObject["collisionPersistence"] else { return }
+        let shapes = scenario.crates.count
+            + scenario.bodies.reduce(0) { $0 + ($1.type == .dynamic ? $1.shapes.count : 0) }
+        guard persistence * shapes > limits.maxPersistentShapeSteps else { return }
+        throw worldObject.reader.error(at: node, worldObject.path("collisionPersistence"),
+            "\(persistence) steps × \(shapes) dynamic shapes = \(persistence * shapes), more than "
+            + "\(limits.maxPersistentShapeSteps): Chipmunk keeps every contact of the last collisionPersistence steps, "
+            + "so memory would grow by hundreds of MB; at most \(Swift.max(3, limits.maxPersistentShapeSteps / Swift.max(shapes, 1))) "
+            + "with \(shapes) dynamic shapes")
+    }
+
     // MARK: - Spatial hash
+
+    /// With a spatial hash, every shape must start within `World.hashIndexLimit(cellSize:)`
+    /// (2³⁰ cells) of the origin: Chipmunk's hash indexes cells with a C `int` and hangs past 2³¹.
+    /// Moving bodies are watched during the run (`World.firstDivergence(in:)`).
+    private static func checkHashExtent(_ scenario: Scenario, worldObject: ObjectReader) throws(InputError) {
+        guard case .hash(let cellSize, _) = scenario.world.spatialIndex else { return }
+        let limit = World.hashIndexLimit(cellSize: cellSize)
+        var farthest = (0.0, "")
+        func consider(_ extent: Double, _ what: String) {
+            if extent > farthest.0 { farthest = (extent, what) }
+        }
+        for segment in scenario.allSegments {
+            consider(Swift.max(abs(segment.from.x), abs(segment.from.y), abs(segment.to.x), abs(segment.to.y))
+                     + segment.radius, "a segment")
+        }
+        for crate in scenario.crates {
+            consider(Swift.max(abs(crate.position.x), abs(crate.position.y)) + crate.size.length / 2, "crate \"\(crate.id)\"")
+        }
+        for body in scenario.bodies {
+            consider(Swift.max(abs(body.position.x), abs(body.position.y)) + body.reach, "body \"\(body.id)\"")
+        }
+        guard farthest.0 > limit else { return }
+        let hash = worldObject["spatialIndex"]?["hash"]
+        let (node, path) = hash?["cellSize"].map { ($0, "world.spatialIndex.hash.cellSize") }
+            ?? (hash ?? worldObject.node, "world.spatialIndex.hash")
+        throw worldObject.reader.error(at: node, path,
+            "cell size \(NumberFormat.shortest(cellSize)) is too small for the scene: \(farthest.1) reaches "
+            + "\(NumberFormat.shortest(farthest.0)) from the origin, beyond 2^30 cells (±\(NumberFormat.shortest(limit))); "
+            + "Chipmunk's spatial hash indexes cells with a C int and hangs past 2^31: use a cell size of at least "
+            + "\(NumberFormat.shortest(farthest.0 / 1_073_741_824)) or \"bbtree\"")
+    }
 
     /// With a spatial hash, no shape's bounding box may cover more than
     /// `limits.maxHashCellsPerShape` cells, and all shapes together no more than

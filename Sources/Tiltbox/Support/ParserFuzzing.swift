@@ -23,6 +23,7 @@ internal import CNumberFormat
         case scenario, tiltCSV = "tilt-csv", phyphox, sensorLogger = "sensor-logger", keyframes, zip, trace, frames
         case numbers
         case runTilt = "run-tilt", runScenario = "run-scenario"
+        case generatedScenario = "generated-scenario"
     }
 
     /// Scenarios with at most this many crates are also built and stepped.
@@ -72,6 +73,8 @@ internal import CNumberFormat
             return runTilt(bytes)
         case .runScenario:
             return runScenario(bytes)
+        case .generatedScenario:
+            return runGenerated(bytes)
         }
     }
 
@@ -114,6 +117,37 @@ internal import CNumberFormat
         } else {
             run(scenario, track: ConstantGravity(scenario.world.gravity), steps: min(stepsToTake, scenario.totalSteps))
         }
+        return true
+    }
+
+    /// Steps the `generated-scenario` target takes with at most `generatedBodiesToStepLong` bodies
+    /// (more bodies get `stepsToTake`): long enough for a blow-up to grow, a body to fall out of
+    /// the spatial hash's range at the extreme rates, or bodies to fall asleep.
+    public static let generatedStepsToTake = 240
+    /// Most bodies (crates and others) a scenario may have to be stepped `generatedStepsToTake` times.
+    public static let generatedBodiesToStepLong = 20
+    /// With a spatial hash, most `count × steps` (hash cells cleared) the target steps.
+    public static let generatedHashCellSteps = 16_000_000
+
+    /// A scenario from `ScenarioGenerator` (or, for an input that starts with `{`, the
+    /// input itself, so the seed corpus can hold the reproducers of engine aborts as files),
+    /// loaded, warned about and stepped as `tiltbox run` would.
+    private static func runGenerated(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let isJSON = bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{")
+        var generator = ScenarioGenerator(Array(bytes))
+        let text = isJSON ? String(decoding: bytes, as: UTF8.self) : generator.scenarioText()
+        guard let scenario = try? ScenarioLoader.parse(text: text, file: "fuzz.json", baseDirectory: nil) else { return false }
+        _ = ScenarioLoader.warnings(for: scenario)
+        guard scenario.crates.count <= maxCratesToStep else { return true }
+        let long = scenario.crates.count + scenario.bodies.count <= generatedBodiesToStepLong
+        var steps = long ? generatedStepsToTake : stepsToTake
+        if case .hash(_, let count) = scenario.world.spatialIndex {
+            // Chipmunk's hash clears every one of its `count` cells each step (about 65 ms a step
+            // at a million): keep a slow but finite input under libFuzzer's 10 s timeout, which
+            // is there to find steps that never return.
+            steps = min(steps, max(stepsToTake, generatedHashCellSteps / count))
+        }
+        run(scenario, track: ConstantGravity(scenario.world.gravity), steps: min(steps, scenario.totalSteps))
         return true
     }
 

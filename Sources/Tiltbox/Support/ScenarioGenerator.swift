@@ -1,0 +1,161 @@
+/// Turns fuzz bytes into a scenario text for the `generated-scenario` fuzz target: bodies of
+/// every shape kind, joints of every kind, space settings, each value picked from a short
+/// list of extreme but loader-accepted values (each key's bounds, the smallest and largest
+/// sizes, masses, speeds, stiffnesses), so that what the loader accepts reaches the engine
+/// at the edges of what it allows.
+///
+/// The bytes are read as choices, one byte each (0 once they run out): a byte string is a
+/// path through the lists below, so libFuzzer's mutations move between scenes. The text
+/// always parses as JSON; whether the loader accepts it is the point of the exercise.
+@_spi(Tools) public struct ScenarioGenerator {
+    private var bytes: [UInt8]
+    private var next = 0
+
+    /// A generator reading `bytes` as choices.
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    private mutating func byte() -> Int {
+        defer { next += 1 }
+        return next < bytes.count ? Int(bytes[next]) : 0
+    }
+
+    private mutating func pick<T>(_ choices: [T]) -> T { choices[byte() % choices.count] }
+
+    private mutating func number(_ choices: [Double]) -> String { NumberFormat.shortest(pick(choices)) }
+
+    private mutating func vector(_ choices: [Double]) -> String { "[\(number(choices)), \(number(choices))]" }
+
+    /// A point inside a world of `size`: one of a few fractions of it, edges included.
+    private mutating func inside(_ size: (Double, Double)) -> String {
+        let fractions = [0.5, 0.25, 0.75, 1e-9, 1 - 1e-9, 0.5000001]
+        return "[\(NumberFormat.shortest(size.0 * pick(fractions))), \(NumberFormat.shortest(size.1 * pick(fractions)))]"
+    }
+
+    static let sizes = [1e-3, 0.01, 1, 30, 1e3, 1e5]
+    static let masses = [1e-9, 1e-6, 1, 1e3, 1e12]
+    static let speeds = [0, 1, -1e3, 1e7, -1e7]
+    static let spins = [0, 1, 1e6, -1e6]
+    static let angles = [0, 0.5, -3.2, 1e6]
+    static let materials = [0, 0.7, 1, 1e3]
+    static let coordinates = [0, 1, -1, 10, -30, 1e3, 1e5, -1e5]
+    static let springConstants = [0, 1, 1e3, 1e6, 1e9, 1e15]
+
+    /// The scenario text the bytes describe.
+    public mutating func scenarioText() -> String {
+        let size = pick([(100.0, 100.0), (480.0, 320.0), (1.0, 1.0), (1e6, 1e6), (1e6, 10.0)])
+        var world = [
+            "\"size\": [\(NumberFormat.shortest(size.0)), \(NumberFormat.shortest(size.1))]",
+            "\"gravity\": \(vector([0, -980, 980, -9.8, 1e6, -1e6]))",
+        ]
+        let settings: [(String, [Double])] = [
+            ("iterations", [1, 10, 1000]), ("damping", [0, 0.5, 1]), ("collisionSlop", [0, 0.1, 1e5]),
+            ("collisionBias", [0, 0.5, 1]), ("collisionPersistence", [0, 3, 1000]),
+            ("sleepTimeThreshold", [0, 0.5, 1e6]), ("idleSpeedThreshold", [0, 1, 1e7]),
+        ]
+        for (key, values) in settings where byte() % 3 == 0 { world.append("\"\(key)\": \(number(values))") }
+        if byte() % 2 == 1 {
+            world.append("\"spatialIndex\": {\"hash\": {\"cellSize\": \(number([1e-3, 0.05, 1, 20, 1e6])), "
+                         + "\"count\": \(number([1, 10, 4000, 1e6]))}}")
+        }
+        var top = ["\"format\": \"tiltbox-scenario/1\"", "\"world\": {\(world.joined(separator: ", "))}",
+                   "\"duration\": \(number([1, 1e-3, 1e6]))",
+                   "\"timestep\": {\"hz\": \(number([120, 60, 1, 1e-3, 1e5]))}",
+                   "\"walls\": {\"box\": \(byte() % 4 != 0), \"radius\": \(number([1, 0, 1e5])), "
+                   + "\"friction\": \(number(Self.materials)), \"elasticity\": \(number(Self.materials))}"]
+        var ids: [String] = []
+        var crates: [String] = []
+        for k in 0..<(byte() % 5) {
+            let id = "c\(k)"
+            ids.append(id)
+            crates.append("{\"id\": \"\(id)\", \"position\": \(inside(size)), \"size\": \(vector(Self.sizes)), "
+                + "\"mass\": \(number(Self.masses)), \"angle\": \(number(Self.angles)), "
+                + "\"velocity\": \(vector(Self.speeds)), \"angularVelocity\": \(number(Self.spins)), "
+                + "\"friction\": \(number(Self.materials)), \"elasticity\": \(number(Self.materials))}")
+        }
+        if !crates.isEmpty { top.append("\"crates\": [\(crates.joined(separator: ", "))]") }
+        var bodies: [String] = []
+        for k in 0..<(byte() % 4) {
+            let id = "b\(k)"
+            ids.append(id)
+            let type = pick(["dynamic", "dynamic", "kinematic", "static"])
+            var shapes: [String] = []
+            for _ in 0..<(1 + byte() % 3) { shapes.append(shape(dynamic: type == "dynamic")) }
+            var body = "{\"id\": \"\(id)\", \"type\": \"\(type)\", \"position\": \(inside(size)), "
+                + "\"angle\": \(number(Self.angles)), \"shapes\": [\(shapes.joined(separator: ", "))]"
+            if type != "static" {
+                body += ", \"velocity\": \(vector(Self.speeds)), \"angularVelocity\": \(number(Self.spins))"
+            }
+            bodies.append(body + "}")
+        }
+        if !bodies.isEmpty { top.append("\"bodies\": [\(bodies.joined(separator: ", "))]") }
+        var joints: [String] = []
+        if !ids.isEmpty {
+            for _ in 0..<(byte() % 4) { joints.append(joint(ids: ids)) }
+        }
+        if !joints.isEmpty { top.append("\"joints\": [\(joints.joined(separator: ", "))]") }
+        return "{\(top.joined(separator: ",\n "))}"
+    }
+
+    private mutating func shape(dynamic: Bool) -> String {
+        let geometry: String
+        switch byte() % 4 {
+        case 0:
+            geometry = "\"circle\": {\"radius\": \(number(Self.sizes)), \"offset\": \(vector(Self.coordinates))}"
+        case 1:
+            geometry = "\"box\": {\"size\": \(vector(Self.sizes)), \"radius\": \(number([0, 1e-3, 1, 1e5]))}"
+        case 2:
+            let r = pick(Self.sizes)
+            let c = pick(Self.coordinates)
+            let corners = [(c, c), (c + r, c), (c + r, c + r), (c, c + r)]
+            let vertices = corners.map { "[\(NumberFormat.shortest($0.0)), \(NumberFormat.shortest($0.1))]" }
+            geometry = "\"polygon\": {\"vertices\": [\(vertices.joined(separator: ", "))], \"radius\": \(number([0, 1e-3, 1]))}"
+        default:
+            geometry = "\"segment\": {\"from\": \(vector(Self.coordinates)), \"to\": \(vector(Self.coordinates)), "
+                + "\"radius\": \(number([0, 1e-300, 1e-3, 1, 1e5]))}"
+        }
+        var text = "{\(geometry), \"friction\": \(number(Self.materials)), \"elasticity\": \(number(Self.materials))"
+        if dynamic {
+            switch byte() % 3 {
+            case 0: text += ", \"mass\": \(number(Self.masses))"
+            case 1: text += ", \"density\": \(number([1e-12, 1, 1e12]))"
+            default: break
+            }
+        }
+        return text + "}"
+    }
+
+    private mutating func joint(ids: [String]) -> String {
+        let a = pick(ids), b = pick(ids + ["static"])
+        let point = { (g: inout ScenarioGenerator) in g.vector(Self.coordinates) }
+        let parameters: String
+        let kind = pick(["pin", "pivot", "pivot2", "slide", "groove", "dampedSpring", "dampedRotarySpring",
+                         "rotaryLimit", "ratchet", "gear", "simpleMotor"])
+        switch kind {
+        case "pin": parameters = "\"anchorA\": \(point(&self)), \"anchorB\": \(point(&self))"
+        case "pivot": parameters = "\"anchor\": \(point(&self))"
+        case "pivot2": parameters = "\"anchorA\": \(point(&self)), \"anchorB\": \(point(&self))"
+        case "slide":
+            parameters = "\"anchorA\": \(point(&self)), \"anchorB\": \(point(&self)), \"min\": \(number([0, 1, 10])), "
+                + "\"max\": \(number([1, 10, 1e7]))"
+        case "groove":
+            parameters = "\"grooveA\": \(point(&self)), \"grooveB\": \(point(&self)), \"anchorB\": \(point(&self))"
+        case "dampedSpring":
+            parameters = "\"anchorA\": \(point(&self)), \"anchorB\": \(point(&self)), \"restLength\": \(number([0, 10, 1e7])), "
+                + "\"stiffness\": \(number(Self.springConstants)), \"damping\": \(number(Self.springConstants))"
+        case "dampedRotarySpring":
+            parameters = "\"restAngle\": \(number(Self.angles)), \"stiffness\": \(number(Self.springConstants)), "
+                + "\"damping\": \(number(Self.springConstants))"
+        case "rotaryLimit": parameters = "\"min\": \(number([-1e6, -1, 0])), \"max\": \(number([0, 1, 1e6]))"
+        case "ratchet": parameters = "\"phase\": \(number(Self.angles)), \"ratchet\": \(number([1e-6, 0.5, -1e6]))"
+        case "gear": parameters = "\"phase\": \(number(Self.angles)), \"ratio\": \(number([1e-6, 1, -1e6]))"
+        default: parameters = "\"rate\": \(number(Self.spins))"
+        }
+        var settings = ""
+        if byte() % 3 == 0 { settings += ", \"maxForce\": \(number([0, 1, 1e30]))" }
+        if byte() % 3 == 0 { settings += ", \"errorBias\": \(number([0, 0.5, 1]))" }
+        if byte() % 3 == 0 { settings += ", \"maxBias\": \(number([0, 1, 1e30]))" }
+        if byte() % 3 == 0 { settings += ", \"collideBodies\": \(byte() % 2 == 0)" }
+        let name = kind == "pivot2" ? "pivot" : kind
+        return "{\"\(name)\": {\"a\": \"\(a)\", \"b\": \"\(b)\", \(parameters)\(settings)}}"
+    }
+}

@@ -72,7 +72,7 @@ import Darwin
 
         let left = ((try? FileManager.default.contentsOfDirectory(atPath: directory.url.path)) ?? []).sorted()
         #expect(left == ["batch.stderr", "batch.stdout", "m.json", "orphan-a.json", "orphan-b.json", "tmp"],
-                "an orphaned child published a trace or left a temporary file: \(left)")
+                "an orphaned child published a trace or left a temporary file: \(left) \(left.filter { $0.hasSuffix(".jsonl") }.map { ((try? JSONLines.lines(file: directory.path($0))) ?? []).last ?? "" })")
         let scratchLeft = (try? FileManager.default.subpathsOfDirectory(atPath: scratch)) ?? []
         #expect(scratchLeft.isEmpty, "the batch's scratch files were left: \(scratchLeft)")
     }

@@ -22,16 +22,24 @@ import Synchronization
     /// the process: the run loop must poll `isRaised`.
     public static func install() {
         InterruptWatchdog.start()
-        installSignalHandler(handled) { signal in
-            // Only async-signal-safe work here: an atomic store and `sem_post`.
-            _ = InterruptSignal.received.compareExchange(expected: 0, desired: signal, ordering: .relaxed)
+        // A batch child also stops when its batch dies (`BatchParent`), as after SIGTERM.
+        let signals = handled + (BatchParent.expected == nil ? [] : [BatchParent.deathSignal])
+        _ = BatchParent.orphaned.load(ordering: .relaxed) // initialized here, never first in the handler
+        installSignalHandler(signals) { signal in
+            // Only async-signal-safe work here: atomic stores and `sem_post`.
+            var raised = signal
+            if signal == BatchParent.deathSignal {
+                BatchParent.orphaned.store(true, ordering: .relaxed)
+                raised = SIGTERM
+            }
+            _ = InterruptSignal.received.compareExchange(expected: 0, desired: raised, ordering: .relaxed)
             InterruptWatchdog.wake()
         }
         // A parent may have started us with these signals blocked (a blocked mask is
         // inherited across exec); unblock them so Ctrl-C and SIGTERM always arrive.
         var unblock = sigset_t()
         sigemptyset(&unblock)
-        for signal in handled { sigaddset(&unblock, signal) }
+        for signal in signals { sigaddset(&unblock, signal) }
         pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
     }
 

@@ -29,11 +29,12 @@ struct TiltboxCommand: ParsableCommand {
         // an error value like any other write error, instead of killing the process; the
         // command ends quietly with 141 all the same (see `ExitStatus.afterWriteFailure`).
         signal(SIGPIPE, SIG_IGN)
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        if let unknown = CommandNames.unknownCommand(in: arguments) {
+        let given = Array(CommandLine.arguments.dropFirst())
+        if let unknown = CommandNames.unknownCommand(in: given) {
             Foundation.exit(ExitStatus.reporting("tiltbox: \(unknown)", "Run 'tiltbox help' for the commands.",
                                                  status: ExitStatus.badInput))
         }
+        let arguments = OverrideOptions.takeSetOptions(from: given, command: CommandNames.subcommand(in: given))
         do {
             var command = try parseAsRoot(arguments)
             try command.run()

@@ -35,6 +35,13 @@ import Synchronization
         return semaphore
     }()
     private static let current = Mutex<RunWatch?>(nil)
+    private static let lastWords = Mutex<(@Sendable () -> Void)?>(nil)
+
+    /// Sets what the watchdog does just before it ends the process (the live view puts
+    /// the terminal back: input mode, cursor, main screen); nil for nothing.
+    public static func beforeExit(_ action: (@Sendable () -> Void)?) {
+        lastWords.withLock { $0 = action }
+    }
 
     /// Starts the watchdog thread, once (`InterruptSignal.install()` calls it before it
     /// installs the handlers, so the semaphore exists before a handler can post it).
@@ -80,6 +87,7 @@ import Synchronization
 
     /// Closes the run's trace (or removes its temporary file), says so and exits.
     private static func end(_ run: RunWatch, _ ending: RunWatch.Ending) -> Never {
+        lastWords.withLock { $0 }?()
         let name = InterruptSignal.signalName
         let step = ending.steps + 1
         var message: String

@@ -77,6 +77,50 @@ import Darwin
         #expect(scratchLeft.isEmpty, "the batch's scratch files were left: \(scratchLeft)")
     }
 
+    @Test func anInterruptedBatchKillsAChildThatIgnoresSigtermAndStillWritesItsResults() throws {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.copyItem(atPath: PackageFiles.scenario("bounce.json"), toPath: directory.path("bounce.json"))
+        // A trace to a FIFO nobody reads: the child blocks in open(2) before its run starts, where
+        // neither the run loop nor its watchdog can end it; SIGTERM only interrupts the open, which
+        // is retried. It can never finish, so only the batch's SIGKILL ends it.
+        try #require(mkfifo(directory.path("blocked.fifo"), 0o644) == 0)
+        try directory.write("m.json", """
+            { "format": "tiltbox-batch/1",
+              "jobs": [
+                { "name": "quick", "run": "bounce.json", "duration": 0.25 },
+                { "name": "blocked", "run": "bounce.json", "trace": "blocked.fifo" }
+              ] }
+            """)
+        let out = directory.url.appendingPathComponent("batch.stdout"), err = directory.url.appendingPathComponent("batch.stderr")
+        // One job at a time: the blocked job starts only once the quick one's result is recorded.
+        let batch = try TiltboxBinary.start(["batch", directory.path("m.json"), "--jobs", "1", "--json", directory.path("r.json")],
+                                            stdout: out, stderr: err)
+        var child: pid_t?
+        defer {
+            if batch.isRunning { kill(batch.processIdentifier, SIGKILL) }
+            if let child, Self.isAlive(child) { kill(child, SIGKILL) }
+        }
+        func blockedInOpen() -> Bool {
+            guard let pid = Self.processes(containing: "blocked.fifo").first,
+                  let wchan = FileManager.default.contents(atPath: "/proc/\(pid)/wchan") else { return false }
+            child = pid
+            return String(decoding: wchan, as: UTF8.self).contains("wait_for_partner") // fifo_open waiting for a reader
+        }
+        Patience.wait(interval: 0.05) { blockedInOpen() || !batch.isRunning }
+        try #require(blockedInOpen(), "the blocked child never reached open(2) of its FIFO")
+        batch.interrupt()
+
+        try #require(batch.waitForExit("after Ctrl-C"), "the batch waited for ever for a child that ignores SIGTERM")
+        #expect(batch.terminationReason == .exit)
+        #expect(batch.terminationStatus == 130)
+        if let child { #expect(Patience.wait { !Self.isAlive(child) }, "the blocked child was not killed") }
+        let data = try Data(contentsOf: URL(fileURLWithPath: directory.path("r.json")))
+        let summary = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let jobs = try #require(summary["jobs"] as? [[String: Any]])
+        #expect(jobs.map { $0["name"] as? String } == ["quick"], "\(jobs)")
+        #expect(jobs.first?["status"] as? String == "passed")
+    }
+
     @Test func aKilledChildsMessageEndsWithItsOwnLastLineOrNothing() throws {
         let directory = try TemporaryDirectory()
         try FileManager.default.copyItem(atPath: PackageFiles.scenario("pile-100.json"), toPath: directory.path("quiet-crash.json"))

@@ -50,11 +50,14 @@ let package = Package(
             cSettings: strictC,
             linkerSettings: [.linkedLibrary("chipmunk")]
         ),
+        // `prctl(PR_SET_PDEATHSIG)` for batch children (variadic in glibc, so not importable).
+        .target(name: "CProcessControl", cSettings: strictC),
         .target(
             name: "Tiltbox",
             dependencies: [
                 "CChipmunk",
                 "CNumberFormat",
+                "CProcessControl",
                 "CZstd",
                 "CFileSystem",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),

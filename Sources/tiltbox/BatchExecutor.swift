@@ -5,9 +5,16 @@ import Foundation
 /// executable), at most `parallel` at a time, and classifies how each ended.
 ///
 /// A child that dies of a signal (a Chipmunk abort, a crash, a kill) is that point's
-/// `error`, never the batch's. On SIGINT or SIGTERM the running children are sent SIGTERM
-/// and waited for; the points that finished keep their results.
+/// `error`, never the batch's. On SIGINT, SIGTERM, SIGHUP or SIGQUIT the running children
+/// are sent SIGTERM and waited for up to `childPatience`; a child still running then is
+/// killed (SIGKILL) and its temporary trace files removed. The points that finished keep
+/// their results. Each child is tied to the batch (`BatchParent`): if the batch itself is
+/// killed outright, its children get SIGTERM and publish nothing.
 final class BatchExecutor {
+    /// How long a signalled child has to end before it is killed: the child's own
+    /// watchdog ends a run stuck in a step after `InterruptWatchdog.patience` (and gives up
+    /// on a stuck trace write after `writePatience` more), so this is well past both.
+    static let childPatience: Double = 10
     private let executable: URL
     private let scratch: URL
     private let parallel: Int
@@ -49,8 +56,7 @@ final class BatchExecutor {
         var results: [BatchJobResult] = []
         while !pending.isEmpty || !running.isEmpty {
             if InterruptSignal.isRaised {
-                for child in running where child.process.isRunning { kill(child.process.processIdentifier, SIGTERM) }
-                for child in running { child.process.waitUntilExit() }
+                stop(running)
                 try progress.finish()
                 return (results.sorted { $0.index < $1.index }, true)
             }
@@ -86,6 +92,33 @@ final class BatchExecutor {
         return (results.sorted { $0.index < $1.index }, false)
     }
 
+    /// Sends the running children SIGTERM, waits up to `childPatience` for them, then kills
+    /// the rest and removes the temporary files of their traces.
+    private func stop(_ running: [Running]) {
+        for child in running where child.process.isRunning { kill(child.process.processIdentifier, SIGTERM) }
+        let deadline = RealTimeClock.now() + Self.childPatience
+        while running.contains(where: { $0.process.isRunning }) && RealTimeClock.now() < deadline {
+            usleep(20_000)
+        }
+        for child in running where child.process.isRunning {
+            kill(child.process.processIdentifier, SIGKILL)
+            child.process.waitUntilExit()
+            for output in child.point.job.outputs { Self.removeTemporaries(of: output) }
+        }
+        for child in running { child.process.waitUntilExit() }
+    }
+
+    /// Removes the temporary files a killed writer of `path` left beside it (`.NAME.tiltbox-XXXXXX`).
+    private static func removeTemporaries(of path: String) {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent()
+        let prefix = ".\(url.lastPathComponent).tiltbox-"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        for name in names where name.hasPrefix(prefix) && name.count == prefix.count + 6 {
+            unlink(folder.appendingPathComponent(name).path)
+        }
+    }
+
     private func start(_ point: BatchPoint, finished: DispatchSemaphore) throws -> Running {
         let base = scratch.appendingPathComponent("\(point.index)")
         let child = Running(point: point, process: Process(), started: 0,
@@ -103,6 +136,10 @@ final class BatchExecutor {
         }
         child.process.executableURL = executable
         child.process.arguments = point.childArguments(summaryPath: child.summary.path)
+        var environment = ProcessInfo.processInfo.environment
+        environment[BatchParent.parentVariable] = String(getpid())
+        environment[BatchParent.scratchVariable] = base.path
+        child.process.environment = environment
         child.process.standardInput = FileHandle.nullDevice
         child.process.standardOutput = out
         child.process.standardError = err
@@ -125,7 +162,8 @@ final class BatchExecutor {
             let signal = child.process.terminationStatus
             result.signal = signal
             let name = strsignal(signal).map { String(cString: $0) } ?? "signal \(signal)"
-            result.message = "killed by signal \(signal) (\(name))" + (lastError.map { ": \($0)" } ?? "")
+            let said = CrashReport.lastMeaningfulLine(of: stderr).map(InertText.escape)
+            result.message = "killed by signal \(signal) (\(name))" + (said.map { ": \($0)" } ?? "")
             return result
         }
         let exit = child.process.terminationStatus

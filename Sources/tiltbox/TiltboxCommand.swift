@@ -10,7 +10,8 @@ struct TiltboxCommand: ParsableCommand {
         abstract: "Fixed-step 2D crate physics on Chipmunk2D: run scenarios, write and compare traces.",
         discussion: """
             Exit status: 0 success; 1 traces differ, the simulation failed or output could not be written; \
-            2 bad input or usage; 130 interrupted by Ctrl-C (SIGINT), 143 by SIGTERM; 141 output pipe closed.
+            2 bad input or usage; 130 interrupted by Ctrl-C (SIGINT), 143 by SIGTERM, 129 by SIGHUP, 131 by SIGQUIT; \
+            141 output pipe closed.
             Without a subcommand, tiltbox runs the built-in default scenario.
             Shell completion: tiltbox --generate-completion-script bash (or zsh, fish).
             """,
@@ -21,15 +22,19 @@ struct TiltboxCommand: ParsableCommand {
     /// Parses and runs, mapping every failure to the exit statuses of docs/formats.md §7:
     /// usage and input errors exit 2 (ArgumentParser's own default for usage is 64).
     static func main() {
+        // A child that `batch` started dies with it, and leaves nothing behind when it does.
+        BatchParent.tie()
+        atexit { BatchParent.removeScratch() }
         // A write to a closed pipe (`tiltbox run --trace - | head`) then fails with EPIPE,
         // an error value like any other write error, instead of killing the process; the
         // command ends quietly with 141 all the same (see `ExitStatus.afterWriteFailure`).
         signal(SIGPIPE, SIG_IGN)
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        if let unknown = CommandNames.unknownCommand(in: arguments) {
+        let given = Array(CommandLine.arguments.dropFirst())
+        if let unknown = CommandNames.unknownCommand(in: given) {
             Foundation.exit(ExitStatus.reporting("tiltbox: \(unknown)", "Run 'tiltbox help' for the commands.",
                                                  status: ExitStatus.badInput))
         }
+        let arguments = OverrideOptions.takeSetOptions(from: given, command: CommandNames.subcommand(in: given))
         do {
             var command = try parseAsRoot(arguments)
             try command.run()

@@ -19,6 +19,14 @@ import Darwin
         try interruptMidRun(name: "SIGTERM", status: 143) { $0.terminate() }
     }
 
+    /// A terminal closing (SIGHUP) and Ctrl-\\ (SIGQUIT) end a run as SIGTERM does: a valid
+    /// trace ending `interrupted`, exit 128 + signal. Before, SIGHUP killed the run outright
+    /// (leaving a temporary file) and SIGQUIT was ignored.
+    @Test(arguments: [(SIGHUP, Int32(129)), (SIGQUIT, Int32(131))])
+    func sighupAndSigquitMidRunLeaveAValidTraceEndingInterrupted(signal: Int32, status: Int32) throws {
+        try interruptMidRun(name: "signal \(signal)", status: status) { kill($0.processIdentifier, signal) }
+    }
+
     private func interruptMidRun(name: String, status: Int32, send: (Process) -> Void) throws {
         let directory = try TemporaryDirectory()
         let trace = directory.path("long.jsonl")

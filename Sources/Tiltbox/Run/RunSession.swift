@@ -105,6 +105,8 @@ public final class RunSession {
     private var started = false
     private var startedAt = 0.0
     private var result: Result<RunSummary, RunFailure>?
+    /// What the interrupt watchdog sees of the run, from its start to `finish()`.
+    private var watch: RunWatch?
 
     /// A session without a trace (the digest is still computed).
     ///
@@ -209,9 +211,16 @@ public final class RunSession {
         guard ended == nil else { return FixedStepper.FrameReport(steps: 0, droppedSteps: 0) }
         let remaining = totalSteps - stepper.stepCount
         var report = FixedStepper.FrameReport(steps: 0, droppedSteps: 0)
+        // Steps of this frame drop nothing before the frame's last step: the dropped time is
+        // the same for each of them.
+        let droppedTime = stepper.droppedTime
         do {
             report = try stepper.advance(frameDuration: frameDuration, limit: remaining) { n in
-                if shouldStop() { throw StopSignal.stop }
+                if shouldStop() {
+                    watch?.acknowledge()
+                    throw StopSignal.stop
+                }
+                watch?.willStep(stepsTaken: n, droppedTime: droppedTime)
                 try physicsStep(n)
             }
         } catch StopSignal.stop {
@@ -229,7 +238,11 @@ public final class RunSession {
                     onFrame: (RunSession) -> Void = { _ in }) throws -> RunOutcome {
         try start()
         while ended == nil {
-            if shouldStop() { ended = .interrupted; break }
+            if shouldStop() {
+                watch?.acknowledge()
+                ended = .interrupted
+                break
+            }
             try advance(frameDuration: clock.nextFrameDuration(), shouldStop: shouldStop)
             onFrame(self)
         }
@@ -255,6 +268,7 @@ public final class RunSession {
 
     /// Marks the run as interrupted (for loops driven from outside, like the live view).
     public func interrupt() {
+        watch?.acknowledge()
         if ended == nil { ended = .interrupted }
     }
 
@@ -266,9 +280,14 @@ public final class RunSession {
     ///   when closing a sink failed (`summary` is the run's).
     public func finish() throws(RunFailure) -> RunSummary {
         if let result { return try result.get() }
+        // From here the session closes its sinks itself: the watchdog must not (and, if it
+        // already has, this thread parks until it ends the process).
+        watch?.acknowledge()
+        defer { if let watch { InterruptWatchdog.unwatch(watch) } }
         if writeFailure == nil {
             do { try start() } catch { writeFailure = error }
         }
+        watch?.acknowledge() // a session finished before it ran registers in `start()`
         let outcome = ended ?? .interrupted
         ended = outcome
         let steps: Int
@@ -316,6 +335,10 @@ public final class RunSession {
         guard !started else { return }
         started = true
         startedAt = RealTimeClock.now()
+        let watch = RunWatch(dt: dt, writer: recording.writer)
+        self.watch = watch
+        recording.watch = watch
+        InterruptWatchdog.watch(watch)
         do { try emit(step: 0) } catch { writeFailure = error; throw error }
     }
 
@@ -366,6 +389,8 @@ public final class RunSession {
 /// so a run without a trace still reports the digest its trace would have.
 final class RecordingSink: RecordSink {
     var writer: TraceWriter?
+    /// The hand-off rule with the interrupt watchdog: every writer call is marked.
+    var watch: RunWatch?
     private var ownDigest = TraceDigest()
     private(set) var records = 0
 
@@ -379,13 +404,18 @@ final class RecordingSink: RecordSink {
     func record(step: Int, time: Double, gravity: Vec2, states: UnsafeBufferPointer<Double>) throws {
         records += 1
         if let writer {
-            try writer.writeRecord(step: step, t: time, gravity: gravity, states: states)
+            try writing { try writer.writeRecord(step: step, t: time, gravity: gravity, states: states) }
         } else {
             ownDigest.addRecord(gravity: gravity, states: states)
         }
     }
 
     func finish(end: TraceEnd) throws {
-        try writer?.finish(end)
+        try writing { try writer?.finish(end) }
+    }
+
+    private func writing<R>(_ body: () throws -> R) rethrows -> R {
+        guard let watch else { return try body() }
+        return try watch.writing(body)
     }
 }

@@ -124,13 +124,15 @@ public struct ScenarioOverride: Hashable, Sendable {
     /// `base` then `later`, where an entry of `later` replaces any entry of `base` with the same
     /// path and, within `later`, the last of several with one path wins; the result keeps the
     /// order given, `base` first (the rule `verify` applies to a header's overrides and its own `--set`).
+    /// Linear in the number of overrides: each path's last position is looked up, not searched
+    /// for (16 000 `--set` took 17.7 s when every one searched the list so far).
     public static func merged(_ base: [ScenarioOverride], _ later: [ScenarioOverride]) -> [ScenarioOverride] {
-        var result: [ScenarioOverride] = []
-        for override in base + later {
-            result.removeAll { $0.path == override.path }
-            result.append(override)
-        }
-        return result
+        let all = base + later
+        // A lookup table only: the result's order is the list's.
+        var lastPosition: [String: Int] = [:]
+        lastPosition.reserveCapacity(all.count)
+        for (position, override) in all.enumerated() { lastPosition[override.path] = position }
+        return all.indices.filter { lastPosition[all[$0].path] == $0 }.map { all[$0] }
     }
 
     // MARK: - Applying
@@ -165,6 +167,10 @@ public struct ScenarioOverride: Hashable, Sendable {
             guard case .object(var members) = node.value else {
                 throw InputError(file: argument, reason: "\(here) is \(node.value.typeName), not an object with a key \"\(key)\"")
             }
+            // Take the members out of the node while they change, so they are not copied
+            // (one copy per `--set` made thousands of them quadratic); put back on every exit.
+            node.value = .null
+            defer { node.value = .object(members) }
             if let known = Self.knownKeys(for: schema), !known.contains(key) {
                 var reason = "unknown key \"\(key)\" in \(here)"
                 if let near = FieldReader.nearest(to: key, in: known) { reason += " (did you mean \"\(near)\"?)" }
@@ -182,27 +188,28 @@ public struct ScenarioOverride: Hashable, Sendable {
                 try set(&child, at: rest.dropFirst(), schema: schema + [key], concrete: path, touched: &touched)
                 members.append((key: key, node: child))
             }
-            node.value = .object(members)
         case .index(let index):
             guard case .array(var elements) = node.value else {
                 throw InputError(file: argument, reason: "\(here) is \(node.value.typeName), not an array: [\(index)] cannot apply")
             }
+            node.value = .null // as for members: no copy per override
+            defer { node.value = .array(elements) }
             guard index < elements.count else {
                 throw InputError(file: argument, reason: "index \(index) is out of range: \(here) has "
                                  + "\(elements.count) \(elements.count == 1 ? "element" : "elements")")
             }
             try set(&elements[index], at: rest.dropFirst(), schema: schema, concrete: FieldReader.element(concrete, index),
                     touched: &touched)
-            node.value = .array(elements)
         case .each:
             guard case .array(var elements) = node.value else {
                 throw InputError(file: argument, reason: "\(here) is \(node.value.typeName), not an array: [*] cannot apply")
             }
+            node.value = .null
+            defer { node.value = .array(elements) }
             for index in elements.indices {
                 try set(&elements[index], at: rest.dropFirst(), schema: schema, concrete: FieldReader.element(concrete, index),
                         touched: &touched)
             }
-            node.value = .array(elements)
         }
     }
 

@@ -50,7 +50,8 @@ import Darwin
             file.discard()
             throw OutputFileError(path: path, operation: "write", code: error.code)
         }
-        guard shouldPublish() else {
+        // A batch child whose batch has died publishes nothing (see `BatchParent`).
+        guard shouldPublish(), !BatchParent.isGone else {
             file.discard()
             return false
         }

@@ -45,6 +45,8 @@ public final class TraceWriter {
     public let flushThreshold: Int
 
     private var file: TraceFile
+    /// `file.temporaryPath`, fixed at creation (read by the watchdog without the writer's state).
+    private let temporaryPath: String?
     private let pipeline: RecordPipeline
     private var finished = false
 
@@ -63,6 +65,7 @@ public final class TraceWriter {
         self.path = path
         self.flushThreshold = max(1, flushThreshold)
         file = try TraceFile.open(path)
+        temporaryPath = file.temporaryPath
         let sink: TraceByteSink
         do {
             sink = try TraceByteSink(fd: file.fd, compressed: TraceByteSink.compresses(path))
@@ -92,7 +95,7 @@ public final class TraceWriter {
             let flushed = pipeline.withEncoder { encoder in
                 encoder.failure == nil && (try? encoder.flush()) != nil && (try? encoder.closeStream()) != nil
             }
-            if flushed {
+            if flushed && !BatchParent.isGone {
                 _ = file.publish()
             } else {
                 file.discard()
@@ -189,10 +192,33 @@ public final class TraceWriter {
             file.discard()
             throw error
         }
+        // A batch child whose batch has died publishes nothing (see `BatchParent`).
+        if BatchParent.isGone {
+            file.discard()
+            return
+        }
         if let error = file.publish() {
             pipeline.withEncoder { $0.failure = error }
             throw error
         }
+    }
+
+    /// `finish` for the interrupt watchdog, on its own thread, once it has taken the run
+    /// from a loop stuck in a step (`RunWatch.takeOver`): the loop is then outside every
+    /// writer call and never makes another, so the watchdog is the owner. Hands over the
+    /// records the loop had copied but not yet handed over, ends the trace with `end` and
+    /// publishes it. Returns the error instead of throwing it (the caller only reports it).
+    func finishAbandoned(_ end: TraceEnd) -> TraceWriteError? {
+        guard !finished else { return nil }
+        do { try finish(end) } catch { return error }
+        return nil
+    }
+
+    /// Removes the temporary file of a trace the watchdog cannot finish (the loop is stuck
+    /// inside a write), leaving the path as it was. Does not touch the pipeline or the
+    /// descriptor, which the stuck thread may be using; the process ends right after.
+    func discardAbandoned() {
+        if let temporaryPath { unlink(temporaryPath) }
     }
 
     /// Hands every buffered line to the system now (for example before a long pause,

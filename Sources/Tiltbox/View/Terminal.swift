@@ -42,6 +42,13 @@ import Synchronization
         }
         installSignalHandler([SIGWINCH]) { _ in TerminalScreen.resized.store(true, ordering: .relaxed) }
         active = true
+        // If a step never returns, the interrupt watchdog ends the process: put the terminal back first.
+        let (screen, input, saved) = (screen, input, saved)
+        InterruptWatchdog.beforeExit {
+            try? screen.write("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
+            var mode = saved
+            tcsetattr(input, TCSANOW, &mode)
+        }
         try write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J\u{1B}[H")
     }
 
@@ -49,6 +56,7 @@ import Synchronization
     public func restore() {
         guard active else { return }
         active = false
+        InterruptWatchdog.beforeExit(nil)
         // Best effort: on the way out (a deinit, an error) a terminal that cannot be
         // written has nothing to restore on screen; the input mode is restored below.
         try? write("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")

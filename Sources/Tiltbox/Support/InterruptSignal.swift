@@ -24,7 +24,13 @@ import Synchronization
         InterruptWatchdog.start()
         // A batch child also stops when its batch dies (`BatchParent`), as after SIGTERM.
         let signals = handled + (BatchParent.expected == nil ? [] : [BatchParent.deathSignal])
-        _ = BatchParent.orphaned.load(ordering: .relaxed) // initialized here, never first in the handler
+        // Every static the handler reads is initialized here, never first in the handler:
+        // Swift initializes a static lazily (`swift_once`, which takes a lock), and a handler
+        // that did so on a thread the signal interrupted inside another initialization would
+        // wait for itself for ever (a Ctrl-C early in a live view hung that way, rarely).
+        _ = BatchParent.orphaned.load(ordering: .relaxed)
+        _ = BatchParent.deathSignal
+        _ = received.load(ordering: .relaxed)
         installSignalHandler(signals) { signal in
             // Only async-signal-safe work here: atomic stores and `sem_post`.
             var raised = signal

@@ -40,6 +40,7 @@ import Synchronization
             }
             tcsetattr(input, TCSANOW, &raw)
         }
+        _ = TerminalScreen.resized.load(ordering: .relaxed) // initialized before the handler can run (see InterruptSignal)
         installSignalHandler([SIGWINCH]) { _ in TerminalScreen.resized.store(true, ordering: .relaxed) }
         active = true
         // If a step never returns, the interrupt watchdog ends the process: put the terminal back first.

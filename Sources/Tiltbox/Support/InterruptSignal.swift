@@ -27,7 +27,9 @@ import Synchronization
         // Every static the handler reads is initialized here, never first in the handler:
         // Swift initializes a static lazily (`swift_once`, which takes a lock), and a handler
         // that did so on a thread the signal interrupted inside another initialization would
-        // wait for itself for ever (a Ctrl-C early in a live view hung that way, rarely).
+        // wait for itself for ever. (A Ctrl-C early in a live view hung, about one run in
+        // eight of the timing suites; a lazy static first read in this handler is the likely
+        // cause, as the hang never reached the flag store that follows it.)
         _ = BatchParent.orphaned.load(ordering: .relaxed)
         _ = BatchParent.deathSignal
         _ = received.load(ordering: .relaxed)

@@ -10,17 +10,9 @@ import Testing
         "[" + Array(repeating: "[]", count: units).joined(separator: ",") + "]"
     }
 
-    static func golden(_ directory: TemporaryDirectory) throws -> String {
-        let path = directory.path("g.jsonl")
-        let run = try TiltboxBinary.run(["run", PackageFiles.scenario("crate-stack.json"), "--duration", "0.1",
-                                         "--trace", path, "--view", "none"], in: directory)
-        try #require(run.status == 0, "\(run.stderr)")
-        return path
-    }
-
     @Test func anIgnoredHeaderKeyOfMillionsOfEmptyArraysCostsNoMemory() throws {
         let directory = try TemporaryDirectory()
-        let golden = try Self.golden(directory)
+        let golden = try OutputFailureTests.trace(directory)
         var lines = try String(contentsOfFile: golden, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         // 8 MiB of `[],` under a key the reader ignores: 2.8 million values, about 300 MiB as a tree.
         lines[0] = String(lines[0].dropLast()) + ",\"ignored\":" + Self.emptyArrays(8 << 20 / 3) + "}"
@@ -34,7 +26,7 @@ import Testing
 
     @Test func aHeaderNestedDeeperThanAHeaderCanBeIsRefused() throws {
         let directory = try TemporaryDirectory()
-        let golden = try Self.golden(directory)
+        let golden = try OutputFailureTests.trace(directory)
         var lines = try String(contentsOfFile: golden, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         lines[0] = String(lines[0].dropLast()) + ",\"ignored\":" + String(repeating: "[", count: 40) + String(repeating: "]", count: 40) + "}"
         let deep = try directory.write("deep.jsonl", lines.joined(separator: "\n"))

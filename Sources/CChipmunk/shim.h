@@ -8,7 +8,7 @@
 #include <chipmunk/chipmunk_structs.h>
 
 /// Copies a body's pose and velocities into out[0..5] as x, y, angle, vx, vy, w
-/// (the layout Tiltbox's `BodyState` defines; keep the two in step).
+/// (the layout Tiltbox's `BodyStateLayout` defines; keep the two in step).
 /// One inline read of the body struct instead of four calls into the shared library,
 /// which matters in the per-step loop over every crate.
 static inline void tiltbox_body_state(const cpBody *body, double *out) {

@@ -249,7 +249,7 @@ func benchNumbers(n: Int, steps: Int, repeats: Int) throws -> (doubles: Int, byt
     _ = try session.finish()
     let doubles = collector.records.reduce(0) { $0 + $1.count }
     let longest = collector.records.map(\.count).max() ?? 0
-    let capacity = longest * (Int(TILTBOX_FORMAT_DOUBLE_MAX) + 1) + 2 * (longest / BodyState.count) + Int(TILTBOX_FORMAT_SLACK)
+    let capacity = longest * (Int(TILTBOX_FORMAT_DOUBLE_MAX) + 1) + 2 * (longest / BodyStateLayout.count) + Int(TILTBOX_FORMAT_SLACK)
     let out = UnsafeMutablePointer<CChar>.allocate(capacity: capacity)
     defer { out.deallocate() }
     var times: [Double] = []
@@ -258,7 +258,7 @@ func benchNumbers(n: Int, steps: Int, repeats: Int) throws -> (doubles: Int, byt
         bytes = 0
         let start = nowNanoseconds()
         for record in collector.records {
-            bytes += record.withUnsafeBufferPointer { tiltbox_format_states($0.baseAddress!, $0.count, BodyState.count, out) }
+            bytes += record.withUnsafeBufferPointer { tiltbox_format_states($0.baseAddress!, $0.count, BodyStateLayout.count, out) }
         }
         times.append(Double(nowNanoseconds() - start) / Double(doubles))
     }

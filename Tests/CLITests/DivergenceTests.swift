@@ -37,7 +37,7 @@ import Testing
             return
         }
         #expect((1200...1201).contains(step), "diverged at step \(step)")
-        #expect(divergence.crateID == "rocket" && divergence.crateIndex == 1, "\(divergence)")
+        #expect(divergence.bodyID == "rocket" && divergence.bodyIndex == 1, "\(divergence)")
         #expect(divergence.field == "x", "\(divergence)")
         #expect(summary.steps == step)
 
@@ -67,7 +67,7 @@ import Testing
             Issue.record("expected a divergence, got \(summary.outcome)")
             return
         }
-        #expect(divergence.crateID == "rocket")
+        #expect(divergence.bodyID == "rocket")
         #expect(divergence.description.contains("rocket"))
     }
 }

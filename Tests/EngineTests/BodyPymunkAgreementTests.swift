@@ -24,7 +24,7 @@ import Testing
         let tally = try PymunkAgreementTests.compare(scenario, track: ConstantGravity(scenario.world.gravity),
                                                      steps: steps, every: every)
         PymunkAgreementTests.report("\(label), \(steps) steps", tally)
-        #expect(tally.compared == records * (scenario.crates.count + scenario.bodies.count) * BodyState.count)
+        #expect(tally.compared == records * (scenario.crates.count + scenario.bodies.count) * BodyStateLayout.count)
         #expect(tally.identical == tally.compared, "\(tally)")
     }
 

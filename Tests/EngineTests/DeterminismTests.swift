@@ -56,7 +56,7 @@ import Testing
     }
 
     /// Runs `scenario` to the end and returns every crate's final state with its start.
-    static func finalStates(of scenario: Scenario) throws -> [(spec: CrateSpec, state: CrateState)] {
+    static func finalStates(of scenario: Scenario) throws -> [(spec: CrateSpec, state: BodyState)] {
         let (_, simulation) = try collect(scenario, frames: .steady(hz: 60))
         return zip(scenario.crates, simulation.world.states).map { ($0, $1) }
     }

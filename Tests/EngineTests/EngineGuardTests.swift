@@ -27,7 +27,7 @@ import Testing
         let reach = 2.0.squareRoot() // half the 2 × 2 crate's diagonal
         #expect(Self.divergence(in: world, x: -(limit - reach - 1)) == nil)
         let past = try #require(Self.divergence(in: world, x: -(limit - reach + 1)))
-        #expect(past.crateID == "c" && past.field == "x" && past.indexLimit == limit, "\(past)")
+        #expect(past.bodyID == "c" && past.field == "x" && past.indexLimit == limit, "\(past)")
         #expect(past.description.contains("spatial hash"), "\(past)")
         // The next step's motion counts: 120 units/s for 1/120 s is one more unit.
         #expect(Self.divergence(in: world, x: -(limit - reach - 1), vx: -240) != nil)
@@ -63,7 +63,7 @@ import Testing
             return
         }
         #expect(step == 40, "\(divergence)")
-        #expect(divergence.crateID == "tiny" && divergence.value.isNaN, "\(divergence)")
+        #expect(divergence.bodyID == "tiny" && divergence.value.isNaN, "\(divergence)")
         // The session and its world are gone by now; an abort in their teardown would have ended this process.
     }
 

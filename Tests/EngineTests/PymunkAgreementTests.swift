@@ -103,7 +103,7 @@ import Testing
                 if let b, a.bitPattern == b.bitPattern {
                     tally.identical += 1
                 } else if tally.firstDifference == nil {
-                    tally.firstDifference = "step \(step), body \(world.bodyID(at: i / 6)) \(CrateState.fieldNames[i % 6]): Tiltbox \(a), pymunk \(b.map { "\($0)" } ?? "?")"
+                    tally.firstDifference = "step \(step), body \(world.bodyID(at: i / 6)) \(BodyState.fieldNames[i % 6]): Tiltbox \(a), pymunk \(b.map { "\($0)" } ?? "?")"
                 }
             }
         }
@@ -238,7 +238,7 @@ import Testing
 
     @Test func theDefaultSlopAndAnExplicitPointOneGiveDifferentRuns() {
         // The reason absent keys must stay absent: 0.1f and 0.1 are different physics.
-        func run(_ slop: Double?) -> [CrateState] {
+        func run(_ slop: Double?) -> [BodyState] {
             let crates = (0..<20).map { CrateSpec(id: "c\($0)", position: Vec2(40 + Double($0 % 10) * 40, 40 + Double($0 / 10) * 40)) }
             let world = World(scenario: Scenario(name: "s", world: WorldSettings(size: Vec2(480, 320), collisionSlop: slop), crates: crates))
             for _ in 0..<240 { world.step(dt: 1.0 / 120) }

@@ -61,9 +61,9 @@ import Testing
         #expect(buffer.withUnsafeBufferPointer { world.firstDivergence(in: $0) } == nil)
         buffer[10] = 2e100
         let huge = buffer.withUnsafeBufferPointer { world.firstDivergence(in: $0) }
-        #expect(huge?.crateID == "b" && huge?.field == "vy")
+        #expect(huge?.bodyID == "b" && huge?.field == "vy")
         buffer[3] = .nan
         let nan = buffer.withUnsafeBufferPointer { world.firstDivergence(in: $0) }
-        #expect(nan?.crateID == "a" && nan?.field == "vx")
+        #expect(nan?.bodyID == "a" && nan?.field == "vx")
     }
 }

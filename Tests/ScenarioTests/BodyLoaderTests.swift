@@ -49,7 +49,7 @@ import Testing
     @Test func aBodysRecordedPositionIsItsOriginNotItsCentreOfGravity() throws {
         let scenario = try loadScenario(Self.text)
         let world = World(scenario: scenario)
-        var buffer = [Double](repeating: .nan, count: world.bodyCount * BodyState.count)
+        var buffer = [Double](repeating: .nan, count: world.bodyCount * BodyStateLayout.count)
         buffer.withUnsafeMutableBufferPointer { world.readStates(into: $0) }
         #expect(world.bodyCount == 5)
         #expect(Array(buffer[6..<12]) == [100, 200, 0, 0, 0, 0], "the ball's origin, though its centre of gravity is at (103, 198)")

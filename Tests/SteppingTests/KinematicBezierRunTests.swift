@@ -30,8 +30,8 @@ import Testing
         var fromPath = 0.0, fromCircle = 0.0, fromTangent = 0.0, fromStep = 0.0
         var previous: Vec2?
         for record in collector.records {
-            let position = Vec2(record.states[BodyState.x], record.states[BodyState.y])
-            let angle = record.states[BodyState.angle]
+            let position = Vec2(record.states[BodyStateLayout.x], record.states[BodyStateLayout.y])
+            let angle = record.states[BodyStateLayout.angle]
             let pose = track.pose(at: Double(record.step) * dt)
             fromPath = max(fromPath, (position - pose.position).length, abs(angle - pose.angle))
             let offset = position - centre
@@ -49,6 +49,6 @@ import Testing
         #expect(fromStep < 3e-3, "a step's length strays \(fromStep) from \(stepLength)")
         // Two laps: two whole turns, continuously (the angle never jumps back by 2π).
         let last = try #require(collector.records.last)
-        #expect(abs(last.states[BodyState.angle] - (Double.pi / 2 + 4 * Double.pi)) < 1e-9)
+        #expect(abs(last.states[BodyStateLayout.angle] - (Double.pi / 2 + 4 * Double.pi)) < 1e-9)
     }
 }

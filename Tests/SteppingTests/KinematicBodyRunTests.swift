@@ -32,12 +32,12 @@ import Testing
         var worst = 0.0
         var moved = 0.0
         for record in collector.records {
-            let base = index * BodyState.count
+            let base = index * BodyStateLayout.count
             let pose = track.pose(at: Double(record.step) * scenario.timestep.dt)
-            worst = max(worst, abs(record.states[base + BodyState.x] - pose.position.x),
-                        abs(record.states[base + BodyState.y] - pose.position.y),
-                        abs(record.states[base + BodyState.angle] - pose.angle))
-            moved = max(moved, record.states[base + BodyState.x] - 150)
+            worst = max(worst, abs(record.states[base + BodyStateLayout.x] - pose.position.x),
+                        abs(record.states[base + BodyStateLayout.y] - pose.position.y),
+                        abs(record.states[base + BodyStateLayout.angle] - pose.angle))
+            moved = max(moved, record.states[base + BodyStateLayout.x] - 150)
         }
         #expect(worst <= 1e-9, "largest distance from the path: \(worst)")
         #expect(moved > 300, "the platform travels along its path (\(moved))")
@@ -52,11 +52,11 @@ import Testing
         // At t = 3.5 s the platform has arrived at x = 490 (from 150); it rests there until it turns back.
         let arrival = Int((3.5 * scenario.timestep.hz).rounded())
         let start = collector.records[0].states, there = collector.records[arrival].states
-        let platform = scenario.crates.count * BodyState.count
+        let platform = scenario.crates.count * BodyStateLayout.count
         let platformShift = there[platform] - start[platform]
         #expect(abs(platformShift - 340) < 1e-9)
         for crate in 0..<scenario.crates.count {
-            let base = crate * BodyState.count
+            let base = crate * BodyStateLayout.count
             let shift = there[base] - start[base]
             #expect(abs(shift - platformShift) < 5, "crate \(scenario.crates[crate].id) moved \(shift), the platform \(platformShift)")
             #expect(there[base + 1] > 88, "crate \(scenario.crates[crate].id) is still on the platform (y = \(there[base + 1]))")

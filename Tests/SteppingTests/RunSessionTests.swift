@@ -62,7 +62,7 @@ import Testing
         // with no damping and no contact, each step adds exactly g·dt to the velocity.
         func velocityChange(_ n: Int) -> Vec2 {
             let a = sink.records[n].states, b = sink.records[n + 1].states
-            return Vec2(b[BodyState.vx] - a[BodyState.vx], b[BodyState.vy] - a[BodyState.vy])
+            return Vec2(b[BodyStateLayout.vx] - a[BodyStateLayout.vx], b[BodyStateLayout.vy] - a[BodyStateLayout.vy])
         }
         #expect(abs(velocityChange(k - 1).x - before.x * dt) < 1e-9)
         #expect(abs(velocityChange(k - 1).y - before.y * dt) < 1e-9)
@@ -98,7 +98,7 @@ import Testing
         // Record 3 was written before the change with the gravity step 3 uses; step 4 on turns.
         #expect(sink.records[3].gravity == Vec2(0, -980))
         #expect(abs(sink.records[4].gravity.x - 980) < 1e-9)
-        #expect(abs(sink.records[4].states[BodyState.vx] - sink.records[3].states[BodyState.vx]) < 1e-9)
+        #expect(abs(sink.records[4].states[BodyStateLayout.vx] - sink.records[3].states[BodyStateLayout.vx]) < 1e-9)
     }
 
     // MARK: - Finishing
@@ -151,7 +151,7 @@ import Testing
         }
         let summary = try session.finish()
         _ = try session.finish()
-        #expect(divergence.crateID == "rocket")
+        #expect(divergence.bodyID == "rocket")
         #expect(summary.steps == step)
         #expect(sink.ends.count == 1)
         #expect(sink.ends.first?.kind == .error)

@@ -15,7 +15,7 @@ import Testing
         let session = RunSession(scenario: scenario, track: ConstantGravity(scenario.world.gravity), sinks: [collector])
         var clock = SteadyClock(hz: 60)
         #expect(try session.run(clock: &clock) == .complete)
-        let angles = collector.records.map { $0.states[plank * BodyState.count + BodyState.angle] }
+        let angles = collector.records.map { $0.states[plank * BodyStateLayout.count + BodyStateLayout.angle] }
         let lowest = try #require(angles.min()), highest = try #require(angles.max())
         // Both stops are reached; a joint in Chipmunk is soft (it corrects an error over
         // the next steps), so the ball's landing pushes past the stop by a little, and the
@@ -25,7 +25,7 @@ import Testing
         let last = try #require(angles.last)
         #expect(abs(last - 0.35) < 1e-3, "the plank rests on its stop at the end: \(last)")
         // The ball came down the ramp (it starts at x = 30, on the ramp's high end).
-        let ballX = collector.records.map { $0.states[ball * BodyState.count + BodyState.x] }
+        let ballX = collector.records.map { $0.states[ball * BodyStateLayout.count + BodyStateLayout.x] }
         #expect((ballX.max() ?? 0) > 200)
     }
 }

@@ -93,7 +93,7 @@ private func readError(_ lines: [String], trailingNewline: Bool = true) -> Strin
     let text = [header, record].joined(separator: "\n") + "\n"
     let trace = try TraceReader.parse(Array(text.utf8), file: "t.jsonl")
     #expect(trace.header.bodies == ["a", "b"])
-    #expect(trace.records[0].crateState(at: 1) == CrateState(position: Vec2(7, 8), angle: 9, velocity: Vec2(10, 11), angularVelocity: 12))
+    #expect(trace.records[0].crateState(at: 1) == BodyState(position: Vec2(7, 8), angle: 9, velocity: Vec2(10, 11), angularVelocity: 12))
 }
 
 @Test func aMissingFileIsAnInputError() {

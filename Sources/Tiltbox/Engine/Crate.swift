@@ -48,15 +48,15 @@ public final class Crate {
 
     /// The crate's current pose and velocities.
     /// Reads the body struct inline (`cpBodyGetPosition`, `cpBodyGetAngle`, ... in one pass).
-    public var state: CrateState {
+    public var state: BodyState {
         var f = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
         withUnsafeMutableBytes(of: &f) { raw in
             tiltbox_body_state(body, raw.baseAddress!.assumingMemoryBound(to: Double.self))
         }
-        return CrateState(position: Vec2(f.0, f.1), angle: f.2, velocity: Vec2(f.3, f.4), angularVelocity: f.5)
+        return BodyState(position: Vec2(f.0, f.1), angle: f.2, velocity: Vec2(f.3, f.4), angularVelocity: f.5)
     }
 
-    /// Writes the state, laid out as `BodyState` says, to `out[0..<BodyState.count]`.
+    /// Writes the state, laid out as `BodyStateLayout` says, to `out[0..<BodyStateLayout.count]`.
     func writeState(to out: UnsafeMutablePointer<Double>) {
         tiltbox_body_state(body, out)
     }

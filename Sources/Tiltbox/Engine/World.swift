@@ -154,7 +154,7 @@ public final class World {
     public var enginePoolBytes: Int { Int(tiltbox_space_pool_bytes(space.pointer)) }
 
     /// Every body's state in trace order: the crates, then the other bodies.
-    public var states: [CrateState] { crates.map(\.state) + bodies.map(\.state) }
+    public var states: [BodyState] { crates.map(\.state) + bodies.map(\.state) }
 
     /// How many bodies have a state in a record: the crates, then the other bodies.
     public var bodyCount: Int { crates.count + bodies.count }
@@ -164,21 +164,21 @@ public final class World {
         index < crates.count ? crates[index].id : bodies[index - crates.count].id
     }
 
-    /// Writes every body's state, laid out as `BodyState` says, in trace order (crates,
-    /// then the other bodies), into `buffer` (which must hold `BodyState.count × bodyCount`
+    /// Writes every body's state, laid out as `BodyStateLayout` says, in trace order (crates,
+    /// then the other bodies), into `buffer` (which must hold `BodyStateLayout.count × bodyCount`
     /// doubles). The step loop uses this to read all states without allocating.
     /// A crate's x, y is its centre, which is its origin; another body's is its origin
     /// (`cpBodyGetPosition`), wherever its centre of gravity lies.
     public func readStates(into buffer: UnsafeMutableBufferPointer<Double>) {
-        precondition(buffer.count >= bodyCount * BodyState.count)
+        precondition(buffer.count >= bodyCount * BodyStateLayout.count)
         guard var out = buffer.baseAddress else { return }
         for crate in crates {
             crate.writeState(to: out)
-            out += BodyState.count
+            out += BodyStateLayout.count
         }
         for body in bodies {
             body.writeState(to: out)
-            out += BodyState.count
+            out += BodyStateLayout.count
         }
     }
 
@@ -190,22 +190,22 @@ public final class World {
     public func firstDivergence(in buffer: UnsafeBufferPointer<Double>) -> WorldDivergence? {
         let limit = World.divergenceLimit
         for index in 0..<bodyCount {
-            let base = index * BodyState.count
-            for field in 0..<BodyState.count {
+            let base = index * BodyStateLayout.count
+            for field in 0..<BodyStateLayout.count {
                 let value = buffer[base + field]
                 if !(abs(value) <= limit) {
-                    return WorldDivergence(crateIndex: index, crateID: bodyID(at: index),
-                                      field: BodyState.fieldNames[field], value: value,
+                    return WorldDivergence(bodyIndex: index, bodyID: bodyID(at: index),
+                                      field: BodyStateLayout.fieldNames[field], value: value,
                                       kind: index < crates.count ? "crate" : "body")
                 }
             }
             if let hashReach {
-                let x = buffer[base + BodyState.x], y = buffer[base + BodyState.y]
-                let speed = max(abs(buffer[base + BodyState.vx]), abs(buffer[base + BodyState.vy]))
-                let far = abs(x) >= abs(y) ? (BodyState.x, x) : (BodyState.y, y)
+                let x = buffer[base + BodyStateLayout.x], y = buffer[base + BodyStateLayout.y]
+                let speed = max(abs(buffer[base + BodyStateLayout.vx]), abs(buffer[base + BodyStateLayout.vy]))
+                let far = abs(x) >= abs(y) ? (BodyStateLayout.x, x) : (BodyStateLayout.y, y)
                 if abs(far.1) + reaches[index] + speed * dt > hashReach {
-                    return WorldDivergence(crateIndex: index, crateID: bodyID(at: index),
-                                           field: BodyState.fieldNames[far.0], value: far.1,
+                    return WorldDivergence(bodyIndex: index, bodyID: bodyID(at: index),
+                                           field: BodyStateLayout.fieldNames[far.0], value: far.1,
                                            kind: index < crates.count ? "crate" : "body", indexLimit: hashReach)
                 }
             }
@@ -217,9 +217,9 @@ public final class World {
 /// Where a world first left the finite, representable range.
 public struct WorldDivergence: Sendable, Equatable, CustomStringConvertible {
     /// The body's index in trace order (crates, then bodies).
-    public var crateIndex: Int
+    public var bodyIndex: Int
     /// The body's id.
-    public var crateID: String
+    public var bodyID: String
     /// The state field that left the range (`x`, `y`, `angle`, `vx`, `vy` or `w`).
     public var field: String
     /// Its value: non-finite, or finite beyond 1e100.
@@ -233,13 +233,13 @@ public struct WorldDivergence: Sendable, Equatable, CustomStringConvertible {
     /// One sentence naming the body, the field and the value, for error messages.
     public var description: String {
         if let indexLimit {
-            return "\(kind) '\(crateID)' \(field) = \(NumberFormat.shortest(value)): its shapes could pass "
+            return "\(kind) '\(bodyID)' \(field) = \(NumberFormat.shortest(value)): its shapes could pass "
                 + "±\(NumberFormat.shortest(indexLimit)) in the next step, beyond the cells the spatial hash can index "
                 + "(2^30 cells of cellSize); the run stops before Chipmunk's cell index overflows"
         }
         if value.isFinite {
-            return "\(kind) '\(crateID)' \(field) = \(NumberFormat.shortest(value)) exceeds the engine's safe range (|value| ≤ 1e100): the simulation diverged"
+            return "\(kind) '\(bodyID)' \(field) = \(NumberFormat.shortest(value)) exceeds the engine's safe range (|value| ≤ 1e100): the simulation diverged"
         }
-        return "\(kind) '\(crateID)' \(field) is \(value) (non-finite): the simulation diverged"
+        return "\(kind) '\(bodyID)' \(field) is \(value) (non-finite): the simulation diverged"
     }
 }

@@ -124,18 +124,18 @@ public final class RunMetricsSink: RecordSink {
         var energy = 0.0
         var moving = false
         var box: [Double]?
-        for i in 0..<min(masses.count, states.count / BodyState.count) {
-            let base = i * BodyState.count
-            let vx = states[base + BodyState.vx], vy = states[base + BodyState.vy], w = states[base + BodyState.w]
+        for i in 0..<min(masses.count, states.count / BodyStateLayout.count) {
+            let base = i * BodyStateLayout.count
+            let vx = states[base + BodyStateLayout.vx], vy = states[base + BodyStateLayout.vy], w = states[base + BodyStateLayout.w]
             let speed = (vx * vx + vy * vy).squareRoot()
             maxSpeed = max(maxSpeed, speed)
             if !(speed < RunMetrics.restSpeed) { moving = true }
             energy += 0.5 * masses[i] * (vx * vx + vy * vy) + 0.5 * moments[i] * w * w
-            let angle = states[base + BodyState.angle]
+            let angle = states[base + BodyStateLayout.angle]
             let c = abs(cos(angle)), s = abs(sin(angle))
             let ex = i < halfSizes.count ? c * halfSizes[i].x + s * halfSizes[i].y : reaches[i]
             let ey = i < halfSizes.count ? s * halfSizes[i].x + c * halfSizes[i].y : reaches[i]
-            let x = states[base + BodyState.x], y = states[base + BodyState.y]
+            let x = states[base + BodyStateLayout.x], y = states[base + BodyStateLayout.y]
             if let b = box {
                 box = [min(b[0], x - ex), min(b[1], y - ey), max(b[2], x + ex), max(b[3], y + ey)]
             } else {

@@ -7,7 +7,7 @@
 public protocol RecordSink: AnyObject {
     /// One record: the state after `step` steps, at simulated time `time = step·dt`,
     /// with `gravity` the value the session applied for step `step` (see `RunSession`'s
-    /// gravity rule). `states` holds `BodyState.count` doubles per crate in trace order
+    /// gravity rule). `states` holds `BodyStateLayout.count` doubles per crate in trace order
     /// and is only valid during the call.
     func record(step: Int, time: Double, gravity: Vec2, states: UnsafeBufferPointer<Double>) throws
 
@@ -131,7 +131,7 @@ public final class RunSession {
         self.sinks = [recording] + sinks
         everyStepSinks = sinks.filter(\.recordsEveryStep)
         appliedGravity = .zero
-        var initial = [Double](repeating: 0, count: world.bodyCount * BodyState.count)
+        var initial = [Double](repeating: 0, count: world.bodyCount * BodyStateLayout.count)
         initial.withUnsafeMutableBufferPointer { world.readStates(into: $0) }
         states = initial
         previousStates = initial
@@ -181,7 +181,7 @@ public final class RunSession {
     /// True once the run has ended (complete, diverged, interrupted); `outcome` says how.
     public var outcome: RunOutcome? { ended }
 
-    /// The current states, `BodyState.count` per crate in trace order.
+    /// The current states, `BodyStateLayout.count` per crate in trace order.
     public func withCurrentStates<R>(_ body: (UnsafeBufferPointer<Double>) throws -> R) rethrows -> R {
         try states.withUnsafeBufferPointer(body)
     }

@@ -233,7 +233,7 @@ internal import CNumberFormat
     /// exactly the size the formatter documents, and checks every number against
     /// `NumberFormat.shortest`. A mismatch traps; an out-of-bounds byte is AddressSanitizer's.
     private static func formatNumbers(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let perBody = BodyState.count
+        let perBody = BodyStateLayout.count
         var values: [Double] = []
         var offset = 0
         while offset + 8 <= bytes.count {

@@ -94,7 +94,7 @@ public struct TraceHeader: Hashable, Sendable {
         spatialIndex: String,
         dt: Double,
         every: Int,
-        fields: [String] = BodyState.fieldNames,
+        fields: [String] = BodyStateLayout.fieldNames,
         bodies: [String],
         worldSize: Vec2? = nil,
         segments: [Segment]? = nil,

@@ -7,7 +7,7 @@ public struct TraceRecord: Hashable, Sendable {
     /// The gravity in effect, in units/s².
     public var gravity: Vec2
     /// Every body's fields, flat, in header order: `fields.count` values per body
-    /// (`BodyState`'s `x, y, angle, vx, vy, w` for the standard fields).
+    /// (`BodyStateLayout`'s `x, y, angle, vx, vy, w` for the standard fields).
     /// Empty in a hash trace's records, which carry `hash` instead.
     public var states: [Double]
     /// A hash trace's `h`: the FNV-1a 64 of the record's gravity and states (the bytes
@@ -30,11 +30,11 @@ public struct TraceRecord: Hashable, Sendable {
         return TraceDigest.ofRecord(gravity: gravity, states: states).value
     }
 
-    /// Body `index`'s state, when records hold the standard fields (`BodyState`).
-    public func crateState(at index: Int) -> CrateState {
-        let start = index * BodyState.count
-        precondition(start >= 0 && start + BodyState.count <= states.count, "body \(index) is not in this record")
-        return CrateState(fields: states[start..<(start + BodyState.count)])
+    /// Body `index`'s state, when records hold the standard fields (`BodyStateLayout`).
+    public func crateState(at index: Int) -> BodyState {
+        let start = index * BodyStateLayout.count
+        precondition(start >= 0 && start + BodyStateLayout.count <= states.count, "body \(index) is not in this record")
+        return BodyState(fields: states[start..<(start + BodyStateLayout.count)])
     }
 }
 

@@ -19,7 +19,7 @@
     /// scene in every row but the last, `hud` on the last.
     ///
     /// - Parameters:
-    ///   - previous: the states one step before `current`, `BodyState.count` per crate.
+    ///   - previous: the states one step before `current`, `BodyStateLayout.count` per crate.
     ///   - current: the states after the last step.
     ///   - alpha: where to draw between `previous` (0) and `current` (1).
     ///   - hud: the status line (cut to `columns` already).

@@ -6,7 +6,7 @@ import Synchronization
 /// A value: the drawer gets its own copy (copy-on-write arrays), so nothing it reads can
 /// change under it.
 struct LiveFrame: Sendable {
-    /// The states one step before `current` (equal to it at step 0), `BodyState.count` per crate.
+    /// The states one step before `current` (equal to it at step 0), `BodyStateLayout.count` per crate.
     var previous: [Double] = []
     /// The states after `step` steps.
     var current: [Double] = []

@@ -61,18 +61,18 @@ struct SceneRasterizer: Sendable {
         return max(8, min(128, Int((perimeter / 4).rounded(.up)) * 4))
     }
 
-    /// Draws everything. `states` holds `BodyState.count` values per body, as in traces.
+    /// Draws everything. `states` holds `BodyStateLayout.count` values per body, as in traces.
     func draw(into canvas: inout BrailleCanvas, states: UnsafeBufferPointer<Double>) {
         let viewport = Viewport(worldSize: worldSize, dotWidth: canvas.dotWidth, dotHeight: canvas.dotHeight)
         for segment in segments {
             let a = viewport.dot(segment.from), b = viewport.dot(segment.to)
             canvas.line(x0: a.x, y0: a.y, x1: b.x, y1: b.y)
         }
-        let count = min(outline.bodies.count, states.count / BodyState.count)
+        let count = min(outline.bodies.count, states.count / BodyStateLayout.count)
         func pose(_ i: Int) -> BodyPose {
-            let base = i * BodyState.count
-            return BodyPose(position: Vec2(states[base + BodyState.x], states[base + BodyState.y]),
-                            angle: states[base + BodyState.angle])
+            let base = i * BodyStateLayout.count
+            return BodyPose(position: Vec2(states[base + BodyStateLayout.x], states[base + BodyStateLayout.y]),
+                            angle: states[base + BodyStateLayout.angle])
         }
         for i in 0..<count {
             let body = outline.bodies[i]

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Only renderers use this; the physics never sees interpolated states.
 enum StateInterpolation {
-    /// Writes the blend of `previous` and `current` (`BodyState.count` values per crate) into `out`.
+    /// Writes the blend of `previous` and `current` (`BodyStateLayout.count` values per crate) into `out`.
     /// `alpha` 0 gives `previous`, 1 gives `current`.
     static func blend(previous: UnsafeBufferPointer<Double>, current: UnsafeBufferPointer<Double>,
                              alpha: Double, into out: UnsafeMutableBufferPointer<Double>) {
@@ -16,7 +16,7 @@ enum StateInterpolation {
                 out[i] = a
             } else if alpha >= 1 {
                 out[i] = b
-            } else if i % BodyState.count == BodyState.angle {
+            } else if i % BodyStateLayout.count == BodyStateLayout.angle {
                 out[i] = a + alpha * shortestArc(from: a, to: b)
             } else {
                 out[i] = a + alpha * (b - a)

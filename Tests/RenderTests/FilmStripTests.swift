@@ -23,7 +23,7 @@ private func near(_ a: Vec2, _ b: Vec2, _ tolerance: Double) -> Bool {
             #expect(polygon.attributes["data-id"] == TinyTrace.ids[body], "the id, XML-escaped, parses back")
             #expect(polygon.text == TinyTrace.ids[body], "the <title> holds the id")
             let state = TinyTrace.records[panel].states[body]
-            let expected = SceneRasterizer.corners(position: Vec2(state[0], state[1]), size: TinyTrace.sizes[body], angle: state[2])
+            let expected = SceneOutline.corners(position: Vec2(state[0], state[1]), size: TinyTrace.sizes[body], angle: state[2])
             let points = polygonPoints(polygon.attributes["points"] ?? "")
             #expect(points.count == 4)
             for (p, e) in zip(points, expected) {

@@ -7,7 +7,7 @@ import Foundation
 /// Each panel is a `<g class="panel">` translated to its place in the grid; inside it
 /// the world is drawn in **world units** by a group whose transform flips y
 /// (`matrix(s 0 0 -s tx ty)`: x' = s·x + tx, y' = −s·y + ty), so a crate's polygon
-/// `points` are its four corners in the world, from `SceneRasterizer.corners`, with
+/// `points` are its four corners in the world, from `SceneOutline.corners`, with
 /// two decimals. Crates carry their id in `data-id` and a `<title>` (a tooltip in
 /// browsers). Walls and segments are `<line>`s with `stroke-width` 2·radius. The
 /// world area is clipped, so a crate thrown out of the box does not spill into the

@@ -138,7 +138,7 @@
 
     /// The four corners of body `body` in `record`, as `SceneRasterizer` computes them.
     public func corners(in record: TraceRecord, body: Int) -> [Vec2] {
-        SceneRasterizer.corners(position: position(in: record, body: body), size: sizes[body],
+        SceneOutline.corners(position: position(in: record, body: body), size: sizes[body],
                                 angle: angle(in: record, body: body))
     }
 

@@ -272,3 +272,13 @@ public enum PlacedShape: Sendable, Equatable {
         }
     }
 }
+
+extension SceneOutline {
+    /// The four corners of a crate of `size` centred at `position` and turned by `angle`
+    /// (counter-clockwise), in world coordinates.
+    static func corners(position: Vec2, size: Vec2, angle: Double) -> [Vec2] {
+        guard case .polygon(let corners, _) = SceneOutline.place(.box(size: size, radius: 0),
+                                                                   at: BodyPose(position: position, angle: angle)) else { return [] }
+        return corners
+    }
+}

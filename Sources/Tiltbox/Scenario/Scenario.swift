@@ -234,11 +234,6 @@ public struct CrateSpec: Sendable, Equatable {
     }
 }
 
-/// How the device is held: maps the device-frame reading to world axes (docs/formats.md §2).
-public enum Orientation: String, Sendable, CaseIterable {
-    case portrait, portraitUpsideDown, landscapeLeft, landscapeRight
-}
-
 /// The scenario's optional `tilt` key: a gravity input file and how to read it.
 public struct TiltSettings: Sendable, Equatable {
     /// The tilt file, already resolved against the scenario file's folder.

@@ -29,7 +29,7 @@ public struct ScenarioLimits: Sendable, Equatable {
     /// Largest `world.size` component, in world units (each must also be > 0).
     public let maxWorldSize = 1e6
     /// Largest `|world.gravity|` component, in units/s². Also the cap on `tilt.g`.
-    public let maxGravity = 1e6
+    public let maxGravity = GravityBound.maxComponent
     /// Largest `|x|` or `|y|` of a segment end point, a grid origin or a grid spacing.
     public let maxCoordinate = 1e7
 

@@ -245,10 +245,3 @@ public struct ScenarioOverride: Hashable, Sendable {
         return error
     }
 }
-
-extension TraceHeader.Source.Override {
-    /// The override as a trace header records it (`source.overrides`).
-    public init(_ override: ScenarioOverride) {
-        self.init(path: override.path, json: override.json)
-    }
-}

@@ -45,14 +45,6 @@ struct SceneRasterizer: Sendable {
     /// Chords per quarter turn of a rounded corner.
     static let chordsPerCorner = 3
 
-    /// The four corners of a crate of `size` centred at `position` and turned by `angle`
-    /// (counter-clockwise), in world coordinates.
-    static func corners(position: Vec2, size: Vec2, angle: Double) -> [Vec2] {
-        guard case .polygon(let corners, _) = SceneOutline.place(.box(size: size, radius: 0),
-                                                                   at: BodyPose(position: position, angle: angle)) else { return [] }
-        return corners
-    }
-
     /// The chords of a circle of `dotRadius` dots: about one per dot of rim, a multiple
     /// of 4 from 8 to 128.
     static func circleChords(dotRadius: Double) -> Int {

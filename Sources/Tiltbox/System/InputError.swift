@@ -1,3 +1,20 @@
+/// A 1-based line and column in a text file.
+public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
+    /// Line number, from 1.
+    public var line: Int
+    /// Column from 1, counted in UTF-8 bytes (characters, for ASCII text).
+    public var column: Int
+
+    /// Creates a location from a 1-based line and column.
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    /// `LINE:COLUMN`, as error messages write it.
+    public var description: String { "\(line):\(column)" }
+}
+
 /// A problem with a user's input file — a scenario, a tilt recording, a keyframe script,
 /// a trace — located precisely enough to fix it: the file, the line (and column) when
 /// known, and the field path (`crates[3].size[1]`, `keyframes[2].curve`).

@@ -128,19 +128,6 @@ struct FieldReader {
         return value
     }
 
-    /// A `[x, y]` pair, each component checked against `bounds` at `path[0]`, `path[1]`.
-    func vec2(_ node: JSONNode, _ path: String, _ bounds: Bounds) throws(InputError) -> Vec2 {
-        guard case .array(let elements) = node.value else {
-            throw error(at: node, path, "expected an array of two numbers [x, y], got \(node.value.typeName)")
-        }
-        guard elements.count == 2 else {
-            throw error(at: node, path, "expected an array of two numbers [x, y], got \(elements.count) elements")
-        }
-        let x = try number(elements[0], FieldReader.element(path, 0), bounds)
-        let y = try number(elements[1], FieldReader.element(path, 1), bounds)
-        return Vec2(x, y)
-    }
-
     // MARK: - Suggestions
 
     /// The valid key closest to a misspelt one (edit distance ≤ 2), if any.
@@ -207,7 +194,7 @@ struct ObjectReader {
     }
 
     /// The member `key`; when `required`, its absence is an error at this object.
-    private func member(_ key: String, required: Bool) throws(InputError) -> JSONNode? {
+    func member(_ key: String, required: Bool) throws(InputError) -> JSONNode? {
         if required { return try self.required(key) }
         return self[key]
     }
@@ -230,11 +217,6 @@ struct ObjectReader {
     func integer(_ key: String, default fallback: Int?, min: Int, max: Int) throws(InputError) -> Int {
         guard let node = try member(key, required: fallback == nil) else { return fallback ?? 0 }
         return try reader.integer(node, path(key), min: min, max: max)
-    }
-
-    func vec2(_ key: String, default fallback: Vec2?, _ bounds: Bounds) throws(InputError) -> Vec2 {
-        guard let node = try member(key, required: fallback == nil) else { return fallback ?? .zero }
-        return try reader.vec2(node, path(key), bounds)
     }
 
     func string(_ key: String, default fallback: String?, allowEmpty: Bool) throws(InputError) -> String {

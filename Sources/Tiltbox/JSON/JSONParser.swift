@@ -4,23 +4,6 @@ import Glibc
 import Darwin
 #endif
 
-/// A 1-based line and column in a text file.
-public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
-    /// Line number, from 1.
-    public var line: Int
-    /// Column from 1, counted in UTF-8 bytes (characters, for ASCII text).
-    public var column: Int
-
-    /// Creates a location from a 1-based line and column.
-    public init(line: Int, column: Int) {
-        self.line = line
-        self.column = column
-    }
-
-    /// `LINE:COLUMN`, as error messages write it.
-    public var description: String { "\(line):\(column)" }
-}
-
 /// A parsed JSON value that remembers where it stood in the source, so that a
 /// semantic error (`crates[3].size[1] must be > 0`) can still name a line and column.
 @_spi(Tools) public struct JSONNode: Sendable {

@@ -173,15 +173,6 @@ struct JSONLineBuffer: TextOutputStream {
         text.withUTF8 { appendBytes($0) }
     }
 
-    /// Appends `[a,b]`, the JSON form of a vector.
-    mutating func append(pair value: Vec2) {
-        append(byte: UInt8(ascii: "["))
-        append(number: value.x)
-        append(byte: UInt8(ascii: ","))
-        append(number: value.y)
-        append(byte: UInt8(ascii: "]"))
-    }
-
     /// Appends `["a","b",...]`.
     mutating func append(strings values: [String]) {
         append(byte: UInt8(ascii: "["))

@@ -56,21 +56,21 @@ extension TiltboxCommand {
             }
             if FileKind.isScenario(file) {
                 let scenario = try ScenarioLoader.load(path: file)
-                try ScenarioSource.printWarnings(for: scenario, label: file)
+                try ScenarioWarnings.print(ScenarioLoader.warnings(for: scenario), label: file)
                 let joints = scenario.joints.isEmpty ? "" : PeopleText.count(scenario.joints.count, "joint") + ", "
                 var line = "ok: \(file): scenario '\(scenario.name)', \(PeopleText.count(scenario.crates.count, "crate")), \(Self.bodySummary(scenario))\(PeopleText.count(scenario.allSegments.count, "static segment")), \(joints)\(PeopleText.count(scenario.totalSteps, "step")) at \(PeopleText.hertz(scenario.timestep.hz)), \(scenario.world.spatialIndex.traceName)"
                 line += "; space: " + SpaceSettings.effective(for: scenario.world).summary
                 var input = tiltOptions.gravityInput
                 input.file = nil // check the scenario's own tilt file
                 if let tilt = try input.resolve(for: scenario).tilt {
-                    line += "; tilt \(tilt.source): \(tilt.summary), \(scenario.tilt?.orientation.rawValue ?? "portrait")"
+                    line += "; tilt \(tilt.source): \(tilt.summary), \(input.frame(for: scenario).orientation.rawValue)"
                 }
                 return line
             }
-            let orientation = tiltOptions.orientation ?? .portrait
-            let tilt = try TiltFile.load(path: file, orientation: orientation, g: tiltOptions.g ?? 980,
+            let frame = TiltFrame.standalone(orientation: tiltOptions.orientation, g: tiltOptions.g)
+            let tilt = try TiltFile.load(path: file, orientation: frame.orientation, g: frame.g,
                                          interpolation: tiltOptions.interpolate ?? .hold, convention: tiltOptions.convention)
-            return "ok: \(file): tilt \(tilt.summary), from \(PeopleText.number(tilt.startTime)) s to \(PeopleText.number(tilt.endTime)) s, \(orientation.rawValue)"
+            return "ok: \(file): tilt \(tilt.summary), from \(PeopleText.number(tilt.startTime)) s to \(PeopleText.number(tilt.endTime)) s, \(frame.orientation.rawValue)"
         }
     }
 }

@@ -23,46 +23,38 @@ import Foundation
     public let label: String
     /// The scenario, overrides applied and validated.
     public let scenario: Scenario
+    /// The SHA-256 of the scenario file's bytes as loaded (`nil` for the built-in default).
+    public let scenarioSHA256: String?
+    /// Lines warning of a scenario that loads but probably does not do what was meant
+    /// (`ScenarioLoader.warnings(for:)`, from the overlap census the load took), without the file name.
+    public let warnings: [String]
     /// The `--set` overrides applied, in order.
     public let overrides: [ScenarioOverride]
     /// The gravity input chosen: `--tilt` and the options shaping it.
-    public let gravity: GravityInput
-
-    /// A plan of `scenario` as already loaded (`ReferenceReplay` loads its own).
-    public init(scenarioPath: String?, scenario: Scenario, overrides: [ScenarioOverride] = [],
-                gravity: GravityInput = GravityInput()) {
-        self.scenarioPath = scenarioPath
-        self.label = scenarioPath ?? Self.builtInLabel
-        self.scenario = scenario
-        self.overrides = overrides
-        self.gravity = gravity
-    }
+    public var gravity: GravityInput
 
     /// How messages name the built-in default scenario.
     public static let builtInLabel = "built-in default (\(BuiltInScenario.name))"
 
     /// Loads the scenario at `scenarioPath` (`nil`: the built-in default) with
-    /// `overrides` applied before validation. The tilt file is not read yet (`resolve`).
+    /// `overrides` applied before validation: the file is read once, and the bytes read
+    /// are hashed and loaded; the overlap census the loader takes also gives the
+    /// warnings. The tilt file is not read yet (`resolve`).
     /// - Throws: `InputError` naming the file and place at fault.
     public static func load(scenarioPath: String?, overrides: [ScenarioOverride] = [],
                             gravity: GravityInput = GravityInput()) throws(InputError) -> RunPlan {
-        let scenario = if let scenarioPath {
-            try ScenarioLoader.load(path: scenarioPath, overrides: overrides)
+        let checked: ScenarioLoader.Checked
+        var sha256: String?
+        if let scenarioPath {
+            let data = try ScenarioLoader.readFile(scenarioPath)
+            sha256 = SHA256.hex(of: data)
+            checked = try ScenarioLoader.load(data: data, path: scenarioPath, overrides: overrides)
         } else {
-            try BuiltInScenario.load(overrides: overrides)
+            checked = try BuiltInScenario.loadChecked(overrides: overrides)
         }
-        return RunPlan(scenarioPath: scenarioPath, scenario: scenario, overrides: overrides, gravity: gravity)
+        return RunPlan(scenarioPath: scenarioPath, label: scenarioPath ?? builtInLabel, scenario: checked.scenario,
+                       scenarioSHA256: sha256, warnings: checked.warnings, overrides: overrides, gravity: gravity)
     }
-
-    /// The plan `verify` re-runs for a reference trace: its scenario, overrides and gravity input.
-    public init(replay: ReferenceReplay) {
-        self.init(scenarioPath: replay.scenarioPath, scenario: replay.scenario, overrides: replay.overrides,
-                  gravity: replay.input)
-    }
-
-    /// Lines warning of a scenario that loads but probably does not do what was meant
-    /// (`ScenarioLoader.warnings(for:)`), without the file name.
-    public var warnings: [String] { ScenarioLoader.warnings(for: scenario) }
 
     /// The orientation and g of the tilt input, and of the live view's arrow keys
     /// (`TiltFrame.resolve`: the option, else the scenario's `tilt`, else portrait and
@@ -86,10 +78,10 @@ import Foundation
     }
 
     /// The trace header's `source` for a run with `resolved`'s tilt: paths as given, the
-    /// scenario and tilt files hashed now (once a run), the tilt options applied and the overrides.
+    /// scenario's hash from its load, the tilt file hashed now, the tilt options applied and the overrides.
     public func source(_ resolved: Resolved) -> TraceHeader.Source {
-        var source = TraceHeader.Source.describing(scenarioPath: scenarioPath, scenario: scenario, input: gravity,
-                                                   tilt: resolved.tilt)
+        var source = TraceHeader.Source.describing(scenarioPath: scenarioPath, scenarioSHA256: scenarioSHA256,
+                                                   scenario: scenario, input: gravity, tilt: resolved.tilt)
         source.overrides = overrides.map(TraceHeader.Source.Override.init)
         return source
     }

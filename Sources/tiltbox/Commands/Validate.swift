@@ -55,15 +55,16 @@ extension TiltboxCommand {
                 throw InputError(file: file, reason: "this is a Tiltbox trace, not a scenario or tilt file (compare traces with 'tiltbox diff', draw one with 'tiltbox render')")
             }
             if FileKind.isScenario(file) {
-                let scenario = try ScenarioLoader.load(path: file)
-                try ScenarioWarnings.print(ScenarioLoader.warnings(for: scenario), label: file)
+                var input = tiltOptions.gravityInput
+                input.file = nil // check the scenario's own tilt file
+                let plan = try RunPlan.load(scenarioPath: file, gravity: input)
+                let scenario = plan.scenario
+                try ScenarioWarnings.print(plan.warnings, label: file)
                 let joints = scenario.joints.isEmpty ? "" : PeopleText.count(scenario.joints.count, "joint") + ", "
                 var line = "ok: \(file): scenario '\(scenario.name)', \(PeopleText.count(scenario.crates.count, "crate")), \(Self.bodySummary(scenario))\(PeopleText.count(scenario.allSegments.count, "static segment")), \(joints)\(PeopleText.count(scenario.totalSteps, "step")) at \(PeopleText.hertz(scenario.timestep.hz)), \(scenario.world.spatialIndex.traceName)"
                 line += "; space: " + SpaceSettings.effective(for: scenario.world).summary
-                var input = tiltOptions.gravityInput
-                input.file = nil // check the scenario's own tilt file
-                if let tilt = try input.resolve(for: scenario).tilt {
-                    line += "; tilt \(tilt.source): \(tilt.summary), \(input.frame(for: scenario).orientation.rawValue)"
+                if let tilt = try plan.resolve().tilt {
+                    line += "; tilt \(tilt.source): \(tilt.summary), \(plan.tiltFrame.orientation.rawValue)"
                 }
                 return line
             }

@@ -51,7 +51,7 @@ extension TiltboxCommand {
                 throw InputError(file: against, reason: "the reference trace ran \(steps) steps; cannot re-run that")
             }
             let options = RunOptions(every: max(scan.header.every, 1), totalSteps: steps)
-            let plan = RunPlan(replay: replay)
+            let plan = replay.plan
             let gravity = try plan.resolve()
             let temporary = FileManager.default.temporaryDirectory
                 .appendingPathComponent("tiltbox-verify-\(getpid())-\(UInt64(RealTimeClock.now() * 1e6)).jsonl").path

@@ -153,7 +153,8 @@ public enum TiltFile {
         guard data.contains(where: { !Self.isWhitespace($0) }) else {
             throw InputError(file: name, line: 1, reason: "empty file")
         }
-        if name.lowercased().hasSuffix(".json") || data.first(where: { !Self.isWhitespace($0) }) == UInt8(ascii: "{") {
+        switch TiltFormat.container(name: name, data: data) {
+        case .jsonDocument:
             guard data.count <= maximumKeyframeFileSize else {
                 throw InputError(file: name, reason: "keyframes file too large (\(data.count) bytes; keyframe files are "
                                  + "capped at \(maximumKeyframeFileSize) bytes, 16 MiB)")
@@ -161,6 +162,8 @@ public enum TiltFile {
             let track = try KeyframeFile.load(data, file: name, orientation: options.orientation, g: options.g)
             return LoadedTilt(track: track, format: .keyframes, source: name, count: track.keyframes.count,
                               startTime: track.keyframes[0].t, endTime: track.keyframes[track.keyframes.count - 1].t)
+        case .csvTable:
+            break
         }
         guard let table = try DelimitedText.read(data, file: name) else {
             throw InputError(file: name, line: 1, reason: "empty file (only blank and comment lines)")

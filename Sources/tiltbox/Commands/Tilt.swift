@@ -8,7 +8,7 @@ extension TiltboxCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the world gravity of a tilt file over time as CSV (t,gx,gy), to check a recording before running it.")
 
-        @Argument(help: "Tilt file: Tiltbox CSV, keyframes JSON, phyphox or Sensor Logger export (file, folder or zip).")
+        @Argument(help: "Tilt file: \(TiltFormat.helpList) (file, folder or zip).")
         var file: String
 
         @OptionGroup var shape: TiltShapeOptions

@@ -9,7 +9,7 @@ extension TiltboxCommand {
             abstract: "Check scenario and tilt files without running them.",
             discussion: """
                 A .json file whose format is tiltbox-scenario/1 is checked as a scenario (with its tilt file, if any); \
-                everything else as a tilt file (CSV, keyframes JSON, phyphox or Sensor Logger export, folder or zip).
+                everything else as a tilt file (\(TiltFormat.helpList), folder or zip).
                 Prints one line per valid file and one error line per invalid file; exits 2 if any file is invalid.
                 """)
 

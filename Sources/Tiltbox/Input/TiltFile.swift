@@ -171,10 +171,10 @@ public enum TiltFile {
         let layout = try TiltCSVLayout.recognise(table.header, file: name,
                                                  fileName: RecordingCandidates.fileName(name))
         let convention: SensorConvention?
-        switch layout.format {
-        case .tiltboxCSV, .keyframes: convention = nil
-        case .phyphox: convention = .android
-        case .sensorLogger: convention = try sensorLoggerConvention(options.convention, metadata: metadata, file: name)
+        switch layout.format.signSource {
+        case .inG: convention = nil
+        case .fixed(let fixed): convention = fixed
+        case .metadata: convention = try sensorLoggerConvention(options.convention, metadata: metadata, file: name)
         }
         let samples = try layout.samples(from: table, file: name, orientation: options.orientation,
                                          g: options.g) { value in

@@ -116,6 +116,33 @@ public enum TiltFormat: String, Sendable, CaseIterable {
         }
     }
 
+    /// Where a format's sign convention comes from.
+    enum SignSource {
+        /// Readings already in g in CoreMotion's convention: none applies.
+        case inG
+        /// Always this convention.
+        case fixed(SensorConvention)
+        /// `--convention`, else the export's `Metadata.csv`.
+        case metadata
+    }
+
+    /// Where the format's sign convention comes from.
+    var signSource: SignSource {
+        switch self {
+        case .tiltboxCSV, .keyframes: return .inG
+        case .phyphox: return .fixed(.android)
+        case .sensorLogger: return .metadata
+        }
+    }
+
+    /// What one entry of the format is called, as `validate` counts them: keyframes or samples.
+    var entryNoun: String {
+        switch self {
+        case .keyframes: return "keyframes"
+        case .tiltboxCSV, .phyphox, .sensorLogger: return "samples"
+        }
+    }
+
     // MARK: - Naming
 
     /// How help strings name the format: a phone app's name for an export.

@@ -4,7 +4,7 @@ import Foundation
 /// built-in default) with its `--set` overrides, the gravity input chosen for it, and,
 /// once resolved, the gravity track, and the trace header's `source` that describes it.
 ///
-/// `run`, `record`, `verify` and `batch` (whose children are `run` and `verify`) all go
+/// `run`, `record`, `verify`, `validate` and `batch` (whose children are `run` and `verify`) go
 /// through a plan: the command line parses its options into one, asks it to resolve
 /// and run, and prints what comes back. The steps are separate so a command can refuse
 /// options between them (before the tilt file is read) as it always did:
@@ -12,10 +12,13 @@ import Foundation
 /// let plan = try RunPlan.load(scenarioPath: path, overrides: sets, gravity: input)
 /// let resolved = try plan.resolve()           // reads the tilt file
 /// let summary = try plan.runHeadless(resolved, options: options, tracePath: trace,
-///                                    source: plan.source(resolved)) // hashes the inputs
+///                                    source: plan.source(resolved)) // hashes the tilt file
 /// ```
-/// Features that add to a run (a timeline of actions, expectations checked on the
-/// records) hook in here: as more `sinks`, or as more of the plan.
+/// Features that add to a run hook in here rather than in each command: expectations
+/// checked while the run steps are a sink given every step (`RecordSink.recordsEveryStep`)
+/// passed in `sinks`, so `run`, `verify`, a batch job and a `tiltbox test` job all get
+/// them; a timeline of actions is part of the scenario the plan loads and the session
+/// applies, and its provenance goes in `source(_:)`.
 @_spi(Tools) public struct RunPlan: Sendable {
     /// The scenario file, or `nil` for the built-in default.
     public let scenarioPath: String?

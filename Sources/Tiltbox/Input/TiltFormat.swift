@@ -26,7 +26,9 @@ public enum TiltFormat: String, Sendable, CaseIterable {
 
     /// How a file of the format is written: one JSON document, or a CSV table told by its header.
     public enum Container: Sendable {
+        /// One JSON document (found by a `.json` name or a first `{`).
         case jsonDocument
+        /// A delimited text table whose first line is a header.
         case csvTable
     }
 

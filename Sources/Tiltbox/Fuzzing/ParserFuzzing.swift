@@ -83,7 +83,7 @@ internal import CNumberFormat
             let path = temporaryPath("zip")
             defer { unlink(path) }
             guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return false }
-            guard let loaded = try? TiltFile.load(path: path, g: 980, convention: .ios) else { return false }
+            guard let loaded = try? TiltFile.load(path: path, g: TiltFrame.standaloneG, convention: .ios) else { return false }
             sample(loaded.track)
             return true
         case .trace:
@@ -118,7 +118,7 @@ internal import CNumberFormat
         // (every format's sample name reads the same: `--convention` is given).
         let name = "fuzz-input"
         let orientation = Orientation.allCases[data.count % Orientation.allCases.count]
-        guard let loaded = try? TiltFile.parse(data: data, name: name, orientation: orientation, g: 980,
+        guard let loaded = try? TiltFile.parse(data: data, name: name, orientation: orientation, g: TiltFrame.standaloneG,
                                                interpolation: data.count % 2 == 0 ? .hold : .linear,
                                                convention: .android),
               let scenario = try? BuiltInScenario.load() else { return false }
@@ -136,8 +136,9 @@ internal import CNumberFormat
         if let tilt = scenario.tilt, parts.count > 1 {
             // The tilt file as `GravityInput.resolve` reads it: the scenario's orientation and g.
             // Refused, it ends the run as it would end `tiltbox run` (exit 2).
-            guard let tiltFile = try? TiltFile.parse(data: Data(parts[1]), name: tilt.file, orientation: tilt.orientation,
-                                                     g: tilt.g ?? scenario.world.gravity.length, convention: .ios)
+            let frame = TiltFrame.resolve(orientation: nil, g: nil, for: scenario)
+            guard let tiltFile = try? TiltFile.parse(data: Data(parts[1]), name: tilt.file, orientation: frame.orientation,
+                                                     g: frame.g, convention: .ios)
             else { return false }
             loaded = tiltFile
         }
@@ -290,7 +291,7 @@ internal import CNumberFormat
     }
 
     private static func track(_ bytes: UnsafeRawBufferPointer, name: String, convention: SensorConvention?) -> Bool {
-        guard let loaded = try? TiltFile.parse(data: Data(bytes), name: name, g: 980, interpolation: .linear,
+        guard let loaded = try? TiltFile.parse(data: Data(bytes), name: name, g: TiltFrame.standaloneG, interpolation: .linear,
                                                convention: convention) else { return false }
         sample(loaded.track)
         return true

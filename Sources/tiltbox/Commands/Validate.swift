@@ -51,10 +51,11 @@ extension TiltboxCommand {
         /// The `ok:` line for `file`, after its warnings; an `InputError` when it is invalid
         /// (a failed write of a warning is thrown as it is).
         private func check(_ file: String) throws -> String {
-            if FileKind.of(file) == .trace {
+            let kind = FileKind.of(file)
+            if kind == .trace {
                 throw InputError(file: file, reason: "this is a Tiltbox trace, not a scenario or tilt file (compare traces with 'tiltbox diff', draw one with 'tiltbox render')")
             }
-            if FileKind.isScenario(file) {
+            if FileKind.isScenario(file, kind: kind) {
                 var input = tiltOptions.gravityInput
                 input.file = nil // check the scenario's own tilt file
                 let plan = try RunPlan.load(scenarioPath: file, gravity: input)
@@ -84,10 +85,11 @@ enum FileKind {
         TiltboxFileKind.ofFile(atPath: path, maxWholeBytes: ScenarioLoader.limits.maxFileBytes)
     }
 
-    /// True for a `.json` file that is not a `tiltbox-tilt/...` keyframes file. A file
-    /// that fails to parse is treated as a scenario, so its syntax error is reported as one.
-    static func isScenario(_ path: String) -> Bool {
+    /// True for a `.json` file that is not a `tiltbox-tilt/...` keyframes file (`kind`:
+    /// `of(path)`, read once by the caller). A file that fails to parse is treated as a
+    /// scenario, so its syntax error is reported as one.
+    static func isScenario(_ path: String, kind: TiltboxFileKind?) -> Bool {
         guard path.lowercased().hasSuffix(".json") else { return false }
-        return of(path) != .tiltKeyframes
+        return kind != .tiltKeyframes
     }
 }

@@ -20,7 +20,9 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= scenario tilt-csv phyphox sensor-logger keyframes zip trace frames numbers run-tilt run-scenario generated-scenario
+# Every target has a seed folder Fuzz/corpus/<target> (a tilt format's target is named by
+# TiltFormat.fuzzTargetName), so the folders name the targets.
+FUZZ_TARGETS ?= $(sort $(notdir $(wildcard Fuzz/corpus/*)))
 FUZZ_DICT := $(CURDIR)/Fuzz/extreme-numbers.dict
 SOAK_MINUTES ?= 60
 LSAN_SUPPRESSIONS := $(CURDIR)/Fuzz/lsan.supp

@@ -62,6 +62,19 @@ import Testing
         }
     }
 
+    /// `validate SCENARIO --orientation O` names the orientation the tilt file is read in:
+    /// the option, else the scenario's (`book.json` says landscapeRight).
+    @Test func validateNamesTheOrientationGivenOverTheScenarios() throws {
+        let directory = try TemporaryDirectory()
+        let scenario = PackageFiles.scenario("book.json")
+        let plain = try TiltboxBinary.run(["validate", scenario], in: directory)
+        #expect(plain.status == 0, "stderr: \(plain.stderr)")
+        #expect(plain.stdout.hasSuffix(", landscapeRight\n"), "stdout: \(plain.stdout)")
+        let given = try TiltboxBinary.run(["validate", scenario, "--orientation", "portraitUpsideDown"], in: directory)
+        #expect(given.status == 0, "stderr: \(given.stderr)")
+        #expect(given.stdout.hasSuffix(", portraitUpsideDown\n"), "stdout: \(given.stdout)")
+    }
+
     @Test func toolAloneRunsTheBuiltInDefaultScenario() throws {
         let directory = try TemporaryDirectory()
         // stdout is a file here, not a terminal: a summary, not the live view.

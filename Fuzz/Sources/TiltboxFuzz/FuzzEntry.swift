@@ -1,8 +1,9 @@
 import Foundation
 @_spi(Tools) import Tiltbox
 
-/// The parser under test, from `TILTBOX_FUZZ_TARGET` (scenario, tilt-csv, phyphox,
-/// sensor-logger, keyframes, zip, trace, frames, numbers, run-tilt, run-scenario, generated-scenario).
+/// The parser under test, from `TILTBOX_FUZZ_TARGET`: one of `ParserFuzzing.Target.allCases`
+/// (scenario, one target per tilt format, zip, trace, frames, numbers, run-tilt, run-scenario,
+/// generated-scenario).
 let fuzzTarget: ParserFuzzing.Target = {
     let name = ProcessInfo.processInfo.environment["TILTBOX_FUZZ_TARGET"] ?? ""
     guard let target = ParserFuzzing.Target(rawValue: name) else {
@@ -28,8 +29,7 @@ func libFuzzerMutate(_ data: UnsafeMutablePointer<UInt8>?, _ size: Int, _ maxSiz
 /// libFuzzer's own mutations. Other targets only get libFuzzer's.
 @_cdecl("LLVMFuzzerCustomMutator")
 public func fuzzMutate(_ data: UnsafeMutablePointer<UInt8>?, _ size: Int, _ maxSize: Int, _ seed: UInt32) -> Int {
-    let structured: Set<ParserFuzzing.Target> = [.runTilt, .runScenario, .generatedScenario, .scenario, .keyframes, .tiltCSV, .phyphox, .sensorLogger]
-    if let data, structured.contains(fuzzTarget), seed % 2 == 0,
+    if let data, fuzzTarget.readsNumbersInText, seed % 2 == 0,
        let mutated = ParserFuzzing.mutateNumbers(Array(UnsafeBufferPointer(start: data, count: size)), seed: UInt64(seed)),
        mutated.count <= maxSize {
         mutated.withUnsafeBufferPointer { data.update(from: $0.baseAddress!, count: mutated.count) }

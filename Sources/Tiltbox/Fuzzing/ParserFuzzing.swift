@@ -19,11 +19,44 @@ internal import CNumberFormat
 /// and steps it as `tiltbox validate` and `tiltbox run` would. `mutateNumbers` is their
 /// structured mutation: it swaps one number of a text input for an extreme one.
 @_spi(Tools) public enum ParserFuzzing {
-    public enum Target: String, CaseIterable, Sendable {
-        case scenario, tiltCSV = "tilt-csv", phyphox, sensorLogger = "sensor-logger", keyframes, zip, trace, frames
-        case numbers
-        case runTilt = "run-tilt", runScenario = "run-scenario"
-        case generatedScenario = "generated-scenario"
+    /// A fuzz target, named by `rawValue` (`TILTBOX_FUZZ_TARGET`, `Fuzz/corpus/<name>`).
+    /// Each tilt format is a target of its own (`TiltFormat.fuzzTargetName`).
+    public enum Target: Hashable, CaseIterable, Sendable, RawRepresentable {
+        case scenario
+        case tilt(TiltFormat)
+        case zip, trace, frames, numbers, runTilt, runScenario, generatedScenario
+
+        public static let allCases: [Target] = [.scenario] + TiltFormat.allCases.map(Target.tilt)
+            + [.zip, .trace, .frames, .numbers, .runTilt, .runScenario, .generatedScenario]
+
+        /// The target's name.
+        public var rawValue: String {
+            switch self {
+            case .scenario: return "scenario"
+            case .tilt(let format): return format.fuzzTargetName
+            case .zip: return "zip"
+            case .trace: return "trace"
+            case .frames: return "frames"
+            case .numbers: return "numbers"
+            case .runTilt: return "run-tilt"
+            case .runScenario: return "run-scenario"
+            case .generatedScenario: return "generated-scenario"
+            }
+        }
+
+        /// The target named `rawValue`, if any.
+        public init?(rawValue: String) {
+            guard let target = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+            self = target
+        }
+
+        /// Whether the target reads text with numbers in it, which `mutateNumbers` mutates.
+        public var readsNumbersInText: Bool {
+            switch self {
+            case .scenario, .tilt, .runTilt, .runScenario, .generatedScenario: return true
+            case .zip, .trace, .frames, .numbers: return false
+            }
+        }
     }
 
     /// Scenarios with at most this many crates are also built and stepped.
@@ -44,17 +77,13 @@ internal import CNumberFormat
                 run(scenario, track: ConstantGravity(scenario.world.gravity), steps: min(stepsToTake, scenario.totalSteps))
             }
             return true
-        case .tiltCSV, .phyphox:
-            return track(bytes, name: "fuzz.csv", convention: nil)
-        case .sensorLogger:
-            return track(bytes, name: "Gravity.csv", convention: .android)
-        case .keyframes:
-            return track(bytes, name: "fuzz.json", convention: nil)
+        case .tilt(let format):
+            return track(bytes, name: format.fuzzInput.name, convention: format.fuzzInput.convention)
         case .zip:
             let path = temporaryPath("zip")
             defer { unlink(path) }
             guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return false }
-            guard let loaded = try? TiltFile.load(path: path, g: 980, convention: .ios) else { return false }
+            guard let loaded = try? TiltFile.load(path: path, g: TiltFrame.standaloneG, convention: .ios) else { return false }
             sample(loaded.track)
             return true
         case .trace:
@@ -85,11 +114,11 @@ internal import CNumberFormat
 
     private static func runTilt(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let data = Data(bytes)
-        let isJSON = data.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{")
-        let isSensorLogger = !isJSON && data.prefix(4096).range(of: Data("seconds_elapsed".utf8)) != nil
-        let name = isJSON ? "fuzz.json" : isSensorLogger ? "Gravity.csv" : "fuzz.csv"
+        // The loader finds the format from the contents, as `tiltbox run --tilt` does
+        // (every format's sample name reads the same: `--convention` is given).
+        let name = "fuzz-input"
         let orientation = Orientation.allCases[data.count % Orientation.allCases.count]
-        guard let loaded = try? TiltFile.parse(data: data, name: name, orientation: orientation, g: 980,
+        guard let loaded = try? TiltFile.parse(data: data, name: name, orientation: orientation, g: TiltFrame.standaloneG,
                                                interpolation: data.count % 2 == 0 ? .hold : .linear,
                                                convention: .android),
               let scenario = try? BuiltInScenario.load() else { return false }
@@ -107,8 +136,9 @@ internal import CNumberFormat
         if let tilt = scenario.tilt, parts.count > 1 {
             // The tilt file as `GravityInput.resolve` reads it: the scenario's orientation and g.
             // Refused, it ends the run as it would end `tiltbox run` (exit 2).
-            guard let tiltFile = try? TiltFile.parse(data: Data(parts[1]), name: tilt.file, orientation: tilt.orientation,
-                                                     g: tilt.g ?? scenario.world.gravity.length, convention: .ios)
+            let frame = TiltFrame.resolve(orientation: nil, g: nil, for: scenario)
+            guard let tiltFile = try? TiltFile.parse(data: Data(parts[1]), name: tilt.file, orientation: frame.orientation,
+                                                     g: frame.g, convention: .ios)
             else { return false }
             loaded = tiltFile
         }
@@ -261,7 +291,7 @@ internal import CNumberFormat
     }
 
     private static func track(_ bytes: UnsafeRawBufferPointer, name: String, convention: SensorConvention?) -> Bool {
-        guard let loaded = try? TiltFile.parse(data: Data(bytes), name: name, g: 980, interpolation: .linear,
+        guard let loaded = try? TiltFile.parse(data: Data(bytes), name: name, g: TiltFrame.standaloneG, interpolation: .linear,
                                                convention: convention) else { return false }
         sample(loaded.track)
         return true

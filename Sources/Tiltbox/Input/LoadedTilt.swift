@@ -35,7 +35,6 @@ public struct LoadedTilt: Sendable {
     public var summary: String {
         var text = format.displayName
         if let convention { text += " (\(convention.rawValue))" }
-        let noun = format == .keyframes ? "keyframes" : "samples"
-        return text + ", \(count) \(noun), \(duration) s"
+        return text + ", \(count) \(format.entryNoun), \(duration) s"
     }
 }

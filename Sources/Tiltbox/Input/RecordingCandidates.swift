@@ -11,7 +11,8 @@ enum RecordingCandidates {
         case none
     }
 
-    private static let ranked = ["raw data.csv", "gravity.csv", "totalacceleration.csv"]
+    /// The recordings' file names, lowercased, best first (`TiltFormat.recordingFileNames`).
+    private static let ranked = TiltFormat.allCases.flatMap(\.recordingFileNames)
 
     /// `paths` are `/`-separated relative paths.
     static func choose(from paths: [String]) -> Choice {
@@ -42,7 +43,7 @@ enum RecordingCandidates {
         path.hasPrefix("__MACOSX/") || path.contains("/__MACOSX/") || fileName(path).hasPrefix("._")
     }
 
-    static let expectation = "expected phyphox's Raw Data.csv or Sensor Logger's Gravity.csv or TotalAcceleration.csv"
+    static let expectation = "expected " + TiltFormat.allCases.compactMap(\.recordingDescription).joined(separator: " or ")
     static let accelerometerReason =
         "has only Sensor Logger's Accelerometer.csv, which has no gravity in it; export Gravity or TotalAcceleration too"
 }

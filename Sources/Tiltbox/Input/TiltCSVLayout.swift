@@ -1,4 +1,5 @@
-/// Which CSV format a header is, and where its time, x and y columns are.
+/// Which CSV format a header is, and where its time, x and y columns are; each format
+/// recognises its own header (`TiltFormat.csvLayout`).
 ///
 /// Recognised headers (cells compared without case, quotes or surrounding spaces):
 /// - Tiltbox CSV: exactly `t,x,y` or `t,x,y,z`, readings in g.
@@ -15,43 +16,23 @@ struct TiltCSVLayout {
     /// The header's cells, for naming columns in messages.
     var names: [String]
 
+    /// The layout of the first format (`TiltFormat.csvLayout`) whose header `header` is.
     static func recognise(_ header: DelimitedText.Line, file: String, fileName: String) throws(InputError)
         -> TiltCSVLayout
     {
         let cells = header.cells.map { $0.lowercased().replacingOccurrences(of: "²", with: "^2") }
-        func fail(_ reason: String) -> InputError { InputError(file: file, line: header.number, reason: reason) }
-        func column(_ name: String, shownAs shown: String) throws(InputError) -> Int {
-            guard let index = cells.firstIndex(of: name) else { throw fail("missing column '\(shown)'") }
-            return index
-        }
-
-        if cells == ["t", "x", "y"] || cells == ["t", "x", "y", "z"] {
-            return TiltCSVLayout(format: .tiltboxCSV, time: 0, x: 1, y: 2, names: header.cells)
-        }
-        if cells.first == "time (s)" {
-            if cells.contains(where: { $0.hasPrefix("linear acceleration") }) {
-                throw fail("phyphox Linear Acceleration export has no gravity in it; "
-                           + "record with phyphox's \"Acceleration with g\" instead")
-            }
-            return TiltCSVLayout(
-                format: .phyphox, time: 0,
-                x: try column("acceleration x (m/s^2)", shownAs: "Acceleration x (m/s^2)"),
-                y: try column("acceleration y (m/s^2)", shownAs: "Acceleration y (m/s^2)"),
-                names: header.cells)
-        }
-        if cells.contains("seconds_elapsed") {
-            if fileName.lowercased() == "accelerometer.csv" {
-                throw fail("Sensor Logger Accelerometer.csv has no gravity in it; "
-                           + "use Gravity.csv or TotalAcceleration.csv from the same export")
-            }
-            return TiltCSVLayout(
-                format: .sensorLogger, time: try column("seconds_elapsed", shownAs: "seconds_elapsed"),
-                x: try column("x", shownAs: "x"), y: try column("y", shownAs: "y"), names: header.cells)
+        for format in TiltFormat.allCases {
+            if let layout = try format.csvLayout(header, cells: cells, file: file, fileName: fileName) { return layout }
         }
         // The line is not echoed: a file that is not a tilt file at all (a secret, an
         // environment) must not end up on standard error or in a batch report.
-        throw fail("the first line is not the header of a known tilt format (expected t,x,y or t,x,y,z, "
-                   + "a phyphox \"Acceleration with g\" export, or a Sensor Logger Gravity.csv)")
+        throw InputError(file: file, line: header.number, reason: "the first line is not the header of a known tilt format (expected \(expectation))")
+    }
+
+    /// `t,x,y or t,x,y,z, a phyphox "Acceleration with g" export, or a Sensor Logger Gravity.csv`.
+    static var expectation: String {
+        let each = TiltFormat.allCases.compactMap(\.headerExpectation)
+        return each.count < 2 ? each.joined() : each.dropLast().joined(separator: ", ") + ", or " + each[each.count - 1]
     }
 
     /// The samples of `table`, each axis converted to g in the CoreMotion convention by

@@ -153,7 +153,8 @@ public enum TiltFile {
         guard data.contains(where: { !Self.isWhitespace($0) }) else {
             throw InputError(file: name, line: 1, reason: "empty file")
         }
-        if name.lowercased().hasSuffix(".json") || data.first(where: { !Self.isWhitespace($0) }) == UInt8(ascii: "{") {
+        switch TiltFormat.container(name: name, data: data) {
+        case .jsonDocument:
             guard data.count <= maximumKeyframeFileSize else {
                 throw InputError(file: name, reason: "keyframes file too large (\(data.count) bytes; keyframe files are "
                                  + "capped at \(maximumKeyframeFileSize) bytes, 16 MiB)")
@@ -161,6 +162,8 @@ public enum TiltFile {
             let track = try KeyframeFile.load(data, file: name, orientation: options.orientation, g: options.g)
             return LoadedTilt(track: track, format: .keyframes, source: name, count: track.keyframes.count,
                               startTime: track.keyframes[0].t, endTime: track.keyframes[track.keyframes.count - 1].t)
+        case .csvTable:
+            break
         }
         guard let table = try DelimitedText.read(data, file: name) else {
             throw InputError(file: name, line: 1, reason: "empty file (only blank and comment lines)")
@@ -168,10 +171,10 @@ public enum TiltFile {
         let layout = try TiltCSVLayout.recognise(table.header, file: name,
                                                  fileName: RecordingCandidates.fileName(name))
         let convention: SensorConvention?
-        switch layout.format {
-        case .tiltboxCSV, .keyframes: convention = nil
-        case .phyphox: convention = .android
-        case .sensorLogger: convention = try sensorLoggerConvention(options.convention, metadata: metadata, file: name)
+        switch layout.format.signSource {
+        case .inG: convention = nil
+        case .fixed(let fixed): convention = fixed
+        case .metadata: convention = try sensorLoggerConvention(options.convention, metadata: metadata, file: name)
         }
         let samples = try layout.samples(from: table, file: name, orientation: options.orientation,
                                          g: options.g) { value in

@@ -42,22 +42,25 @@ public struct GravityInput: Sendable {
             place.reason = "the tilt file \(path) does not exist"
             throw place
         }
+        let frame = frame(for: scenario)
         let loaded = try TiltFile.load(
             path: path,
-            orientation: effectiveOrientation(for: scenario),
-            g: effectiveG(for: scenario),
+            orientation: frame.orientation,
+            g: frame.g,
             interpolation: interpolation,
             convention: convention)
         return (loaded.track, loaded)
     }
 
-    /// The orientation applied: the option, else the scenario's `tilt.orientation`, else portrait.
-    public func effectiveOrientation(for scenario: Scenario) -> Orientation {
-        orientation ?? scenario.tilt?.orientation ?? .portrait
+    /// The orientation and g applied (`TiltFrame.resolve`): each option, else the scenario's
+    /// `tilt`, else portrait and the length of `world.gravity`.
+    public func frame(for scenario: Scenario) -> TiltFrame {
+        TiltFrame.resolve(orientation: orientation, g: g, for: scenario)
     }
 
-    /// World units per g: the option, else the scenario's `tilt.g`, else the length of `world.gravity`.
-    public func effectiveG(for scenario: Scenario) -> Double {
-        g ?? scenario.tilt?.g ?? scenario.world.gravity.length
-    }
+    /// The orientation applied: `frame(for:)`'s.
+    public func effectiveOrientation(for scenario: Scenario) -> Orientation { frame(for: scenario).orientation }
+
+    /// World units per g: `frame(for:)`'s.
+    public func effectiveG(for scenario: Scenario) -> Double { frame(for: scenario).g }
 }

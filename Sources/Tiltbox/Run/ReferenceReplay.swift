@@ -29,15 +29,20 @@ import Foundation
         }
     }
 
-    /// The scenario file run, or `nil` for the built-in default.
-    public var scenarioPath: String?
-    public var scenario: Scenario
-    /// The gravity input, resolved with `input.resolve(for: scenario)`.
-    public var input: GravityInput
+    /// The run to make: the scenario, its overrides (the header's, then the command
+    /// line's) and the gravity input.
+    public var plan: RunPlan
     /// The reference trace's header.
     public var reference: TraceHeader
+
+    /// The scenario file run, or `nil` for the built-in default.
+    public var scenarioPath: String? { plan.scenarioPath }
+    /// The scenario run.
+    public var scenario: Scenario { plan.scenario }
+    /// The gravity input, resolved with `plan.resolve()`.
+    public var input: GravityInput { plan.gravity }
     /// The scenario overrides applied: the header's, then the command line's.
-    public var overrides: [ScenarioOverride]
+    public var overrides: [ScenarioOverride] { plan.overrides }
 
     /// Decides what to re-run for the reference trace at `tracePath` with header
     /// `reference`; `scenarioPath` is the scenario named on the command line, if any.
@@ -65,13 +70,10 @@ import Foundation
             throw InputError(file: tracePath, reason: "the header does not record its scenario (a trace written by "
                              + "an older tiltbox): name it, as in 'tiltbox verify SCENARIO --against \(tracePath)'")
         }
-        let scenario: Scenario
-        if let resolvedScenario {
-            if scenarioPath == nil { try requireRecorded(resolvedScenario, key: "source.scenario", what: "scenario", tracePath: tracePath) }
-            scenario = try ScenarioLoader.load(path: resolvedScenario, overrides: scenarioOverrides)
-        } else {
-            scenario = try BuiltInScenario.load(overrides: scenarioOverrides)
+        if let resolvedScenario, scenarioPath == nil {
+            try requireRecorded(resolvedScenario, key: "source.scenario", what: "scenario", tracePath: tracePath)
         }
+        var plan = try RunPlan.load(scenarioPath: resolvedScenario, overrides: scenarioOverrides)
         var input = GravityInput(file: overrides.tilt, orientation: overrides.orientation ?? source?.orientation,
                                  g: overrides.g ?? source?.g,
                                  interpolation: overrides.interpolate ?? source?.interpolate ?? .hold,
@@ -81,8 +83,8 @@ import Foundation
             try requireRecorded(path, key: "source.tilt", what: "tilt input", tracePath: tracePath)
             input.file = path
         }
-        return ReferenceReplay(scenarioPath: resolvedScenario, scenario: scenario, input: input, reference: reference,
-                               overrides: scenarioOverrides)
+        plan.gravity = input
+        return ReferenceReplay(plan: plan, reference: reference)
     }
 
     /// How notes name the fields of `TraceHeader.Platform`.
@@ -111,13 +113,14 @@ import Foundation
         return line
     }
 
-    /// Whether the scenario file (of the reference's scenario name) has another SHA-256
-    /// than the one the header records.
+    /// Whether the scenario file (of the reference's scenario name) had another SHA-256,
+    /// when loaded, than the one the header records.
     public var scenarioChanged: Bool {
-        guard let recorded = reference.source?.scenarioSHA256, let scenarioPath, scenario.name == reference.scenario else {
+        guard let recorded = reference.source?.scenarioSHA256, let loaded = plan.scenarioSHA256,
+              scenario.name == reference.scenario else {
             return false
         }
-        return SHA256.hex(ofFileAt: scenarioPath) != recorded
+        return loaded != recorded
     }
 
     /// Whether the tilt file's SHA-256 differs from the one the header records (when

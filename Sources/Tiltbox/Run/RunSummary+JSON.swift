@@ -1,3 +1,5 @@
+import Foundation
+
 /// `run --summary-json FILE`: the run summary as one JSON object, for scripts and CI.
 extension RunSummary {
     /// The kind of end, as a trace's end line names it: `complete`, `interrupted` or `error`.
@@ -13,36 +15,80 @@ extension RunSummary {
     /// (the live view).
     public func jsonText(scenario: String, trace: String?, metrics: RunMetrics? = nil) -> String {
         var out = JSONLineBuffer()
-        func key(_ name: String) {
+        func key(_ name: RunSummaryKey) {
             if out.count > 1 { out.append(byte: UInt8(ascii: ",")) }
-            out.append(string: name)
+            out.append(string: name.rawValue)
             out.append(byte: UInt8(ascii: ":"))
         }
         func finite(_ value: Double) -> Double { value.isFinite ? value : 0 }
         out.append(byte: UInt8(ascii: "{"))
-        key("format"); out.append(string: "tiltbox-summary/1")
-        key("tiltbox"); out.append(string: TiltboxVersion.current)
-        key("scenario"); out.append(string: scenario)
-        key("end"); out.append(string: endKind)
+        key(.format); out.append(string: RunSummaryKey.formatName)
+        key(.tiltbox); out.append(string: TiltboxVersion.current)
+        key(.scenario); out.append(string: scenario)
+        key(.end); out.append(string: endKind)
         if case .diverged(let step, let divergence) = outcome {
-            key("message"); out.append(string: "step \(step): \(divergence)")
+            key(.message); out.append(string: "step \(step): \(divergence)")
         }
-        key("steps"); out.append(integer: steps)
-        key("totalSteps"); out.append(integer: totalSteps)
-        key("simTime"); out.append(number: finite(simulatedTime))
-        key("droppedTime"); out.append(number: finite(droppedTime))
-        key("frames"); out.append(integer: frames)
-        key("records"); out.append(integer: records)
-        key("wallSeconds"); out.append(number: finite(wallTime))
-        key("stepsPerSecond"); out.append(number: finite(stepsPerSecond))
-        key("digest"); out.append(string: digest)
-        key("trace")
+        key(.steps); out.append(integer: steps)
+        key(.totalSteps); out.append(integer: totalSteps)
+        key(.simTime); out.append(number: finite(simulatedTime))
+        key(.droppedTime); out.append(number: finite(droppedTime))
+        key(.frames); out.append(integer: frames)
+        key(.records); out.append(integer: records)
+        key(.wallSeconds); out.append(number: finite(wallTime))
+        key(.stepsPerSecond); out.append(number: finite(stepsPerSecond))
+        key(.digest); out.append(string: digest)
+        key(.trace)
         if let trace { out.append(string: trace) } else { out.append("null") }
-        key("traceBytes")
+        key(.traceBytes)
         if let traceBytes { out.append(integer: traceBytes) } else { out.append("null") }
-        key("metrics")
+        key(.metrics)
         if let metrics { out.append(raw: metrics.jsonText) } else { out.append("null") }
         out.append("}\n")
         return String(decoding: out.bytes, as: UTF8.self)
+    }
+}
+
+/// The keys of a summary JSON object (`RunSummary.jsonText`), in the order written: the
+/// writer and the reader (`RunSummaryFile`) both spell them here.
+@_spi(Tools) public enum RunSummaryKey: String, Sendable, CaseIterable {
+    case format, tiltbox, scenario, end, message, steps, totalSteps, simTime, droppedTime, frames, records
+    case wallSeconds, stepsPerSecond, digest, trace, traceBytes, metrics
+
+    /// The value of the `format` key.
+    public static let formatName = "tiltbox-summary/1"
+}
+
+/// What a batch reads back from a child's `run --summary-json` file: its steps, digest and
+/// metrics (`RunSummary.jsonText` writes them).
+@_spi(Tools) public struct RunSummaryFile: Sendable, Equatable {
+    /// `steps`, when it is a whole number that fits.
+    public var steps: Int?
+    /// `digest`.
+    public var digest: String?
+    /// `metrics` (`RunMetrics.read`), `nil` when `null` or unreadable.
+    public var metrics: RunMetrics?
+
+    /// The largest summary file read: a summary is a few hundred bytes.
+    public static let maximumFileSize = 1 << 20
+
+    /// Reads the file at `path`; `nil` when it is missing, too large or not one JSON value.
+    // A failable init with `try?` on the typed-throwing parser crashed the release compiler
+    // (Swift 6.x CopyPropagation); a static function with do/catch compiles.
+    public static func read(_ path: String) -> RunSummaryFile? {
+        guard let data = FileManager.default.contents(atPath: path), data.count < maximumFileSize else { return nil }
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(String(decoding: data, as: UTF8.self))
+        } catch {
+            return nil
+        }
+        var summary = RunSummaryFile()
+        if let steps = root[RunSummaryKey.steps.rawValue]?.numberValue, steps.isFinite, abs(steps) < 1e15 {
+            summary.steps = Int(steps)
+        }
+        summary.digest = root[RunSummaryKey.digest.rawValue]?.stringValue
+        summary.metrics = root[RunSummaryKey.metrics.rawValue].flatMap(RunMetrics.read)
+        return summary
     }
 }

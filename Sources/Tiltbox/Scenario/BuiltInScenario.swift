@@ -8,7 +8,12 @@
     /// Parses the built-in scenario (it always validates; the error type is that of any scenario).
     /// `overrides` (`--set`) are applied before validation, as `ScenarioLoader.load(path:overrides:)` does.
     public static func load(overrides: [ScenarioOverride] = []) throws(InputError) -> Scenario {
-        try ScenarioLoader.parse(text: json, file: "<built-in default>", baseDirectory: nil, overrides: overrides)
+        try loadChecked(overrides: overrides).scenario
+    }
+
+    /// `load(overrides:)` with the overlap census its checks took.
+    static func loadChecked(overrides: [ScenarioOverride] = []) throws(InputError) -> ScenarioLoader.Checked {
+        try ScenarioLoader.parseChecked(text: json, file: "<built-in default>", baseDirectory: nil, overrides: overrides)
     }
 
     public static let json = """

@@ -35,7 +35,20 @@ public enum ScenarioLoader {
     /// an error in a value one of them set names it
     /// (`--set crates[*].friction=-1: crates[0].friction: must be ≥ 0`).
     public static func load(path: String, overrides: [ScenarioOverride] = []) throws(InputError) -> Scenario {
-        let data = try readFile(path)
+        try load(data: try readFile(path), path: path, overrides: overrides).scenario
+    }
+
+    /// A scenario as loaded, with the overlap census its checks took (for `warnings`).
+    struct Checked {
+        var scenario: Scenario
+        var census: OverlapCensus
+        /// `warnings(for:)` from the census already taken.
+        var warnings: [String] { ScenarioLoader.warnings(for: scenario, census: census) }
+    }
+
+    /// `load(path:overrides:)` on the bytes already read from `path` (`readFile`), so a
+    /// caller can hash the very bytes it loaded.
+    static func load(data: Data, path: String, overrides: [ScenarioOverride] = []) throws(InputError) -> Checked {
         let (parsed, kind): (Result<JSONNode, JSONSyntaxError>, TiltboxFileKind?) = data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
             let parsed = Result { () throws(JSONSyntaxError) in try JSONParser.parse(utf8: bytes) }
@@ -54,6 +67,12 @@ public enum ScenarioLoader {
     /// For tests and the built-in default scenario.
     public static func parse(text: String, file: String, baseDirectory: String?,
                              overrides: [ScenarioOverride] = []) throws(InputError) -> Scenario {
+        try parseChecked(text: text, file: file, baseDirectory: baseDirectory, overrides: overrides).scenario
+    }
+
+    /// `parse(text:...)` with the overlap census its checks took.
+    static func parseChecked(text: String, file: String, baseDirectory: String?,
+                             overrides: [ScenarioOverride] = []) throws(InputError) -> Checked {
         guard text.utf8.count <= limits.maxFileBytes else {
             throw InputError(file: file, reason: "scenario is \(text.utf8.count) bytes, more than the limit of \(limits.maxFileBytes)")
         }
@@ -120,7 +139,7 @@ public enum ScenarioLoader {
 
     /// `build(root:...)` after applying `overrides`, with errors in the values they set named after them.
     private static func build(_ parsed: Result<JSONNode, JSONSyntaxError>, file: String,
-                              baseDirectory: String?, overrides: [ScenarioOverride]) throws(InputError) -> Scenario {
+                              baseDirectory: String?, overrides: [ScenarioOverride]) throws(InputError) -> Checked {
         let root: JSONNode
         switch parsed {
         case .success(let node): root = node
@@ -138,7 +157,7 @@ public enum ScenarioLoader {
         }
     }
 
-    private static func build(root: JSONNode, file: String, baseDirectory: String?) throws(InputError) -> Scenario {
+    private static func build(root: JSONNode, file: String, baseDirectory: String?) throws(InputError) -> Checked {
         let reader = FieldReader(file: file)
         guard case .object = root.value else {
             throw InputError(file: file, location: root.location,
@@ -186,8 +205,8 @@ public enum ScenarioLoader {
         try checkHashExtent(scenario, worldObject: worldObject)
         try checkPersistence(scenario, worldObject: worldObject)
         try checkSleepWithKinematicBodies(scenario, worldObject: worldObject)
-        try checkOverlaps(scenario, top: top)
-        return scenario
+        let census = try checkOverlaps(scenario, top: top)
+        return Checked(scenario: scenario, census: census)
     }
 
     /// The space settings are read only when present: an absent key stays `nil`, and the
@@ -450,9 +469,9 @@ public enum ScenarioLoader {
     // MARK: - Overlaps
 
     /// At most `limits.maxOverlappingPairs` pairs of crates may overlap at t = 0.
-    private static func checkOverlaps(_ scenario: Scenario, top: ObjectReader) throws(InputError) {
+    private static func checkOverlaps(_ scenario: Scenario, top: ObjectReader) throws(InputError) -> OverlapCensus {
         let census = OverlapCensus(scenario: scenario, stopAfter: limits.maxOverlappingPairs)
-        guard census.stoppedEarly else { return }
+        guard census.stoppedEarly else { return census }
         let example = census.cratePairExamples.first.map {
             " (the first: \"\(scenario.crates[$0.first].id)\" and \"\(scenario.crates[$0.second].id)\")"
         } ?? ""
@@ -471,8 +490,12 @@ public enum ScenarioLoader {
     /// violently on the first steps), and a crate `angle` larger than 2π in magnitude
     /// (degrees written where radians are expected). One line each, without the file name.
     public static func warnings(for scenario: Scenario) -> [String] {
+        warnings(for: scenario, census: OverlapCensus(scenario: scenario, stopAfter: limits.maxOverlappingPairs))
+    }
+
+    /// `warnings(for:)` from a census of `scenario` already taken (by its load).
+    static func warnings(for scenario: Scenario, census: OverlapCensus) -> [String] {
         var lines: [String] = []
-        let census = OverlapCensus(scenario: scenario, stopAfter: limits.maxOverlappingPairs)
         let crates = scenario.crates
         func ids(_ pairs: [String], total: Int) -> String {
             pairs.joined(separator: ", ") + (total > pairs.count ? " and \(total - pairs.count) more" : "")

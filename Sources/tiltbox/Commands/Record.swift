@@ -46,23 +46,25 @@ extension TiltboxCommand {
         func run() throws {
             try OutputFolder.require(out, option: "--out")
             try OutputFolder.require(trace, option: "--trace")
-            let loaded = try ScenarioSource.load(scenario)
+            let plan = try RunPlan.load(scenarioPath: scenario)
             var overwrite = OverwriteCheck()
-            overwrite.runInputs(scenarioPath: scenario, scenario: loaded.scenario, gravity: GravityInput())
+            overwrite.runInputs(scenarioPath: scenario, scenario: plan.scenario, gravity: plan.gravity)
             try overwrite.output(out, as: "--out")
             try overwrite.output(trace, as: "--trace")
             guard Terminal.isInteractive else {
                 throw InputError(file: "record", reason: "recording needs the terminal view: standard input and output must be a terminal")
             }
-            var live = try LiveSession.options(for: loaded.scenario, recording: recording, fps: fps, trace: trace,
-                                               interactive: true, orientation: orientation, g: g)
+            // The samples are written in the orientation and g of the option, else the scenario's.
+            let frame = TiltFrame.resolve(orientation: orientation, g: g, for: plan.scenario)
+            var live = try LiveSession.options(for: plan, recording: recording, fps: fps, trace: trace,
+                                               interactive: true, frame: frame)
             live.exitAtEnd = exitAtEnd
             live.quitCompletes = true
-            let result = try LiveSession.run(scenario: loaded.scenario, options: live, gravity: GravityInput(), scenarioPath: scenario)
+            let result = try LiveSession.run(plan, options: live)
             if let track = result.liveTrack {
                 let comment = """
                     replay: \(replayCommand(steps: result.summary.steps, time: result.summary.simulatedTime))
-                    recorded by tiltbox record from \(loaded.label) (\(result.summary.steps) steps, ended \(result.outcome == .complete ? "complete" : "interrupted")); orientation \(live.tiltOrientation.rawValue), g \(NumberFormat.shortest(live.tiltG))
+                    recorded by tiltbox record from \(plan.label) (\(result.summary.steps) steps, ended \(result.outcome == .complete ? "complete" : "interrupted")); orientation \(live.tiltOrientation.rawValue), g \(NumberFormat.shortest(live.tiltG))
                     """
                 // Written whole or not at all (a temporary file renamed into place); a
                 // failure is an `OutputFileError`, exit 1 with its message.

@@ -82,34 +82,29 @@ extension TiltboxCommand {
         func run() throws {
             try OutputFolder.require(trace, option: "--trace")
             try OutputFolder.require(html, option: "--html")
-            let overrides = try overrideOptions.overrides()
-            let loaded = try ScenarioSource.load(scenario, overrides: overrides)
-            try loaded.printWarnings()
+            let plan = try RunPlan.load(scenarioPath: scenario, overrides: try overrideOptions.overrides(),
+                                        gravity: tiltOptions.gravityInput)
+            try ScenarioWarnings.print(plan.warnings, label: plan.label)
             let live = try view.showsTerminal(trace: trace, hasOutputs: hasOutputs)
-            try refuseIneffectiveOptions(live: live, scenario: loaded.scenario)
+            try refuseIneffectiveOptions(live: live, scenario: plan.scenario)
             if live {
                 if hashesOption.hashes { throw ValidationError("--hashes is for headless runs: add --view none") }
-                let tilt = tiltOptions.gravityInput
-                try checkOutputs(loaded: loaded, frames: nil)
+                try checkOutputs(plan, frames: nil)
                 var options = try LiveSession.options(
-                    for: loaded.scenario, recording: recording, fps: fps ?? 60, trace: trace, interactive: interactive,
-                    orientation: tilt.orientation, g: tilt.g)
+                    for: plan, recording: recording, fps: fps ?? 60, trace: trace, interactive: interactive,
+                    frame: plan.tiltFrame)
                 options.exitAtEnd = exitAtEnd
-                let result = try LiveSession.run(scenario: loaded.scenario, options: options, gravity: tilt, scenarioPath: scenario,
-                                                 overrides: overrides)
-                try writeSummaryJSON(result.summary, scenarioLabel: loaded.label)
+                let result = try LiveSession.run(plan, options: options)
+                try writeSummaryJSON(result.summary, scenarioLabel: plan.label)
                 try LiveSession.exit(for: result, quiet: quiet)
                 return
             }
             let profile = try FrameProfile.parse(frames ?? "steady:60")
-            var options = try recording.runOptions(for: loaded.scenario, frames: profile, realtime: realtime, fps: fps ?? 60)
+            var options = try recording.runOptions(for: plan.scenario, frames: profile, realtime: realtime, fps: fps ?? 60)
             options.hashes = hashesOption.hashes
-            try checkOutputs(loaded: loaded, frames: profile)
-            let input = tiltOptions.gravityInput
-            let gravity = try input.resolve(for: loaded.scenario)
-            var source = TraceHeader.Source.describing(scenarioPath: scenario, scenario: loaded.scenario,
-                                                       input: input, tilt: gravity.tilt)
-            source.overrides = overrides.map(TraceHeader.Source.Override.init)
+            try checkOutputs(plan, frames: profile)
+            let gravity = try plan.resolve()
+            let source = plan.source(gravity)
             InterruptSignal.install()
             // --html without --trace: the trace goes to a temporary file, deleted after rendering.
             let temporaryTrace = html != nil && trace == nil
@@ -117,18 +112,17 @@ extension TiltboxCommand {
                 : nil
             defer { if let temporaryTrace { try? FileManager.default.removeItem(atPath: temporaryTrace) } }
             let tracePath = trace ?? temporaryTrace
-            let metrics = RunMetricsSink(scenario: loaded.scenario)
-            let report = try HeadlessRun.execute(
-                scenario: loaded.scenario, track: gravity.track, options: options, tracePath: tracePath,
-                tiltName: gravity.tilt?.source, source: source, sinks: [metrics])
+            let metrics = RunMetricsSink(scenario: plan.scenario)
+            let report = try HeadlessRun.execute(plan, gravity, options: options, tracePath: tracePath, source: source,
+                                                 sinks: [metrics])
             if !quiet {
                 if trace != "-" {
-                    try report.printSummary(scenarioLabel: loaded.label, to: Console.out)
+                    try report.printSummary(scenarioLabel: plan.label, to: Console.out)
                 } else {
-                    try report.printSummary(scenarioLabel: loaded.label, to: Console.error)
+                    try report.printSummary(scenarioLabel: plan.label, to: Console.error)
                 }
             }
-            try writeSummaryJSON(report.summary, scenarioLabel: loaded.label,
+            try writeSummaryJSON(report.summary, scenarioLabel: plan.label,
                                  metrics: metrics.metrics(digest: report.summary.digest))
             // The page phase: a signal before the page is in place (during the run too)
             // leaves no page and ends with the interrupt status.
@@ -173,9 +167,9 @@ extension TiltboxCommand {
 
         /// Refuses, before anything is written, a --trace, --html or --summary-json that is one
         /// of the run's input files, or two of them the same file (exit 2).
-        private func checkOutputs(loaded: ScenarioSource, frames: FrameProfile?) throws {
+        private func checkOutputs(_ plan: RunPlan, frames: FrameProfile?) throws {
             var overwrite = OverwriteCheck()
-            overwrite.runInputs(scenarioPath: scenario, scenario: loaded.scenario, gravity: tiltOptions.gravityInput, frames: frames)
+            overwrite.runInputs(scenarioPath: plan.scenarioPath, scenario: plan.scenario, gravity: plan.gravity, frames: frames)
             try overwrite.output(trace, as: "--trace")
             try overwrite.output(html, as: "--html")
             try overwrite.output(summaryJSON, as: "--summary-json")

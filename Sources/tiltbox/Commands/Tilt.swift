@@ -8,7 +8,7 @@ extension TiltboxCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the world gravity of a tilt file over time as CSV (t,gx,gy), to check a recording before running it.")
 
-        @Argument(help: "Tilt file: Tiltbox CSV, keyframes JSON, phyphox or Sensor Logger export (file, folder or zip).")
+        @Argument(help: "Tilt file: \(TiltFormat.helpList) (file, folder or zip).")
         var file: String
 
         @OptionGroup var shape: TiltShapeOptions
@@ -35,7 +35,8 @@ extension TiltboxCommand {
             try intervalOption.warnIfDeprecated()
             let seconds = try intervalOption.seconds() ?? Self.defaultInterval
             let option = self.every != nil ? "--every" : "--interval"
-            let loaded = try TiltFile.load(path: file, orientation: shape.orientation ?? .portrait, g: shape.g ?? 980,
+            let frame = TiltFrame.standalone(orientation: shape.orientation, g: shape.g)
+            let loaded = try TiltFile.load(path: file, orientation: frame.orientation, g: frame.g,
                                            interpolation: shape.interpolate ?? .hold, convention: shape.convention)
             if let keyframes = loaded.track as? KeyframeGravityTrack {
                 for short in keyframes.shortSprings {

@@ -9,7 +9,7 @@ extension TiltboxCommand {
             abstract: "Check scenario and tilt files without running them.",
             discussion: """
                 A .json file whose format is tiltbox-scenario/1 is checked as a scenario (with its tilt file, if any); \
-                everything else as a tilt file (CSV, keyframes JSON, phyphox or Sensor Logger export, folder or zip).
+                everything else as a tilt file (\(TiltFormat.helpList), folder or zip).
                 Prints one line per valid file and one error line per invalid file; exits 2 if any file is invalid.
                 """)
 
@@ -51,26 +51,28 @@ extension TiltboxCommand {
         /// The `ok:` line for `file`, after its warnings; an `InputError` when it is invalid
         /// (a failed write of a warning is thrown as it is).
         private func check(_ file: String) throws -> String {
-            if FileKind.of(file) == .trace {
+            let kind = FileKind.of(file)
+            if kind == .trace {
                 throw InputError(file: file, reason: "this is a Tiltbox trace, not a scenario or tilt file (compare traces with 'tiltbox diff', draw one with 'tiltbox render')")
             }
-            if FileKind.isScenario(file) {
-                let scenario = try ScenarioLoader.load(path: file)
-                try ScenarioSource.printWarnings(for: scenario, label: file)
+            if FileKind.isScenario(file, kind: kind) {
+                var input = tiltOptions.gravityInput
+                input.file = nil // check the scenario's own tilt file
+                let plan = try RunPlan.load(scenarioPath: file, gravity: input)
+                let scenario = plan.scenario
+                try ScenarioWarnings.print(plan.warnings, label: file)
                 let joints = scenario.joints.isEmpty ? "" : PeopleText.count(scenario.joints.count, "joint") + ", "
                 var line = "ok: \(file): scenario '\(scenario.name)', \(PeopleText.count(scenario.crates.count, "crate")), \(Self.bodySummary(scenario))\(PeopleText.count(scenario.allSegments.count, "static segment")), \(joints)\(PeopleText.count(scenario.totalSteps, "step")) at \(PeopleText.hertz(scenario.timestep.hz)), \(scenario.world.spatialIndex.traceName)"
                 line += "; space: " + SpaceSettings.effective(for: scenario.world).summary
-                var input = tiltOptions.gravityInput
-                input.file = nil // check the scenario's own tilt file
-                if let tilt = try input.resolve(for: scenario).tilt {
-                    line += "; tilt \(tilt.source): \(tilt.summary), \(scenario.tilt?.orientation.rawValue ?? "portrait")"
+                if let tilt = try plan.resolve().tilt {
+                    line += "; tilt \(tilt.source): \(tilt.summary), \(plan.tiltFrame.orientation.rawValue)"
                 }
                 return line
             }
-            let orientation = tiltOptions.orientation ?? .portrait
-            let tilt = try TiltFile.load(path: file, orientation: orientation, g: tiltOptions.g ?? 980,
+            let frame = TiltFrame.standalone(orientation: tiltOptions.orientation, g: tiltOptions.g)
+            let tilt = try TiltFile.load(path: file, orientation: frame.orientation, g: frame.g,
                                          interpolation: tiltOptions.interpolate ?? .hold, convention: tiltOptions.convention)
-            return "ok: \(file): tilt \(tilt.summary), from \(PeopleText.number(tilt.startTime)) s to \(PeopleText.number(tilt.endTime)) s, \(orientation.rawValue)"
+            return "ok: \(file): tilt \(tilt.summary), from \(PeopleText.number(tilt.startTime)) s to \(PeopleText.number(tilt.endTime)) s, \(frame.orientation.rawValue)"
         }
     }
 }
@@ -83,10 +85,11 @@ enum FileKind {
         TiltboxFileKind.ofFile(atPath: path, maxWholeBytes: ScenarioLoader.limits.maxFileBytes)
     }
 
-    /// True for a `.json` file that is not a `tiltbox-tilt/...` keyframes file. A file
-    /// that fails to parse is treated as a scenario, so its syntax error is reported as one.
-    static func isScenario(_ path: String) -> Bool {
+    /// True for a `.json` file that is not a `tiltbox-tilt/...` keyframes file (`kind`:
+    /// `of(path)`, read once by the caller). A file that fails to parse is treated as a
+    /// scenario, so its syntax error is reported as one.
+    static func isScenario(_ path: String, kind: TiltboxFileKind?) -> Bool {
         guard path.lowercased().hasSuffix(".json") else { return false }
-        return of(path) != .tiltKeyframes
+        return kind != .tiltKeyframes
     }
 }

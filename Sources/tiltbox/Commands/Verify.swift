@@ -51,13 +51,14 @@ extension TiltboxCommand {
                 throw InputError(file: against, reason: "the reference trace ran \(steps) steps; cannot re-run that")
             }
             let options = RunOptions(every: max(scan.header.every, 1), totalSteps: steps)
-            let gravity = try replay.input.resolve(for: replay.scenario)
+            let plan = replay.plan
+            let gravity = try plan.resolve()
             let temporary = FileManager.default.temporaryDirectory
                 .appendingPathComponent("tiltbox-verify-\(getpid())-\(UInt64(RealTimeClock.now() * 1e6)).jsonl").path
             defer { try? FileManager.default.removeItem(atPath: temporary) }
             InterruptSignal.install()
-            let run = try HeadlessRun.execute(scenario: replay.scenario, track: gravity.track, options: options,
-                                              tracePath: temporary, tiltName: gravity.tilt?.source)
+            // The temporary trace records no source: it is compared on its records.
+            let run = try HeadlessRun.execute(plan, gravity, options: options, tracePath: temporary, source: nil)
             if case .interrupted = run.summary.outcome { throw ExitCode(ExitStatus.interrupted) }
             let thisRun = FieldsHint.Rerun(scenario: replay.scenarioPath, input: replay.input, overrides: replay.overrides)
             let dt = 1 / replay.scenario.timestep.hz

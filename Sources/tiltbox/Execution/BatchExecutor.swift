@@ -197,31 +197,6 @@ final class BatchExecutor {
     }
 }
 
-/// The steps, digest and metrics of a `run --summary-json` file.
-private struct RunSummaryFile {
-    var steps: Int?
-    var digest: String?
-    var metrics: RunMetrics?
-
-    /// Reads the file at `path`; nil when it is missing or not a summary.
-    // A failable init with `try?` on the typed-throwing parser crashed the release compiler
-    // (Swift 6.x CopyPropagation); a static function with do/catch compiles.
-    static func read(_ path: String) -> RunSummaryFile? {
-        guard let data = FileManager.default.contents(atPath: path), data.count < 1 << 20 else { return nil }
-        let root: JSONNode
-        do {
-            root = try JSONParser.parse(String(decoding: data, as: UTF8.self))
-        } catch {
-            return nil
-        }
-        var summary = RunSummaryFile()
-        if let steps = root["steps"]?.numberValue, steps.isFinite, abs(steps) < 1e15 { summary.steps = Int(steps) }
-        summary.digest = root["digest"]?.stringValue
-        summary.metrics = root["metrics"].flatMap(RunMetrics.read)
-        return summary
-    }
-}
-
 /// The progress line of a batch on standard error, drawn only on a terminal:
 /// points done / total, failures so far and an estimate of the time left.
 struct BatchProgress {

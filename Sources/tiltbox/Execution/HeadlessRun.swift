@@ -9,13 +9,13 @@ struct HeadlessRun {
 
     /// Runs to the end. A trace that cannot be written is thrown as `TraceWriteError`
     /// (exit 141 for a closed pipe, else 1 with its message; see `ExitStatus.afterWriteFailure`).
-    static func execute(scenario: Scenario, track: any GravityTrack, options: RunOptions, tracePath: String?, tiltName: String? = nil,
-                        source: TraceHeader.Source? = nil, sinks: [any RecordSink] = []) throws -> HeadlessRun {
+    static func execute(_ plan: RunPlan, _ resolved: RunPlan.Resolved, options: RunOptions, tracePath: String?,
+                        source: TraceHeader.Source?, sinks: [any RecordSink] = []) throws -> HeadlessRun {
         var progress = ProgressLine(enabled: Console.standardErrorIsTerminal, now: RealTimeClock.now())
         let summary: RunSummary
         do {
-            summary = try ScenarioRunner.run(
-                scenario: scenario, track: track, options: options, tracePath: tracePath, tiltName: tiltName, source: source,
+            summary = try plan.runHeadless(
+                resolved, options: options, tracePath: tracePath, source: source,
                 progress: { session in
                     progress.update(step: session.stepCount, of: session.totalSteps,
                                     simulatedTime: session.simulatedTime, now: RealTimeClock.now())

@@ -4,37 +4,33 @@ import Foundation
 
 /// Runs the live terminal view for `run` and `record` and maps its end to an exit status.
 enum LiveSession {
-    /// The view's options from the shared command-line options. The live track's
-    /// orientation and g resolve as a replay's would: the option, else the scenario's
-    /// `tilt`, else portrait and the length of `world.gravity`.
-    static func options(for scenario: Scenario, recording: RecordingOptions, fps: Double, trace: String?,
-                        interactive: Bool, orientation: Orientation?, g: Double?) throws -> LiveViewOptions {
+    /// The view's options from the shared command-line options; `frame` is the live
+    /// track's orientation and g (`TiltFrame.resolve`, as a replay's would be).
+    static func options(for plan: RunPlan, recording: RecordingOptions, fps: Double, trace: String?,
+                        interactive: Bool, frame: TiltFrame) throws -> LiveViewOptions {
         var live = LiveViewOptions()
         live.fps = fps
         live.every = recording.every
-        live.totalSteps = try recording.runOptions(for: scenario).totalSteps
+        live.totalSteps = try recording.runOptions(for: plan.scenario).totalSteps
         live.tracePath = trace
         live.interactive = interactive
-        live.tiltOrientation = orientation ?? scenario.tilt?.orientation ?? .portrait
-        live.tiltG = g ?? scenario.tilt?.g ?? scenario.world.gravity.length
+        live.tiltOrientation = frame.orientation
+        live.tiltG = frame.g
         live.colour = ColourPolicy.allowsColour(environment: ProcessInfo.processInfo.environment)
         return live
     }
 
-    /// Runs the view; `scenarioPath` (`nil`: built in) is recorded in the trace header.
-    static func run(scenario: Scenario, options: LiveViewOptions, gravity: GravityInput,
-                    scenarioPath: String?, overrides: [ScenarioOverride] = []) throws -> LiveResult {
+    /// Runs the view of `plan`.
+    static func run(_ plan: RunPlan, options: LiveViewOptions) throws -> LiveResult {
         // Resolve the tilt input once up front, so a bad file is reported before the
         // screen switches, and again on each restart.
-        let first = try gravity.resolve(for: scenario)
+        let first = try plan.resolve()
         var options = options
-        options.traceSource = TraceHeader.Source.describing(scenarioPath: scenarioPath, scenario: scenario,
-                                                            input: gravity, tilt: first.tilt)
-        options.traceSource?.overrides = overrides.map(TraceHeader.Source.Override.init)
+        options.traceSource = plan.source(first)
         InterruptSignal.install()
         let terminal = Terminal()
-        let view = try LiveView(scenario: scenario, options: options, terminal: terminal) {
-            try gravity.resolve(for: scenario).track
+        let view = try LiveView(scenario: plan.scenario, options: options, terminal: terminal) {
+            try plan.makeTrack()
         }
         return try view.run()
     }

@@ -27,7 +27,7 @@ struct TiltShapeOptions: ParsableArguments {
 
 /// Options choosing and reading the gravity input, shared by `run`, `verify` and `validate`.
 struct TiltOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Gravity input: a Tiltbox CSV, keyframes JSON, phyphox or Sensor Logger export (file, folder or zip). Overrides the scenario's 'tilt'.", valueName: "FILE"))
+    @Option(name: .long, help: ArgumentHelp("Gravity input: a \(TiltFormat.helpList) (file, folder or zip). Overrides the scenario's 'tilt'.", valueName: "FILE"))
     var tilt: String?
 
     @OptionGroup var shape: TiltShapeOptions

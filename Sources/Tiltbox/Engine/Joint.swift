@@ -1,12 +1,12 @@
 internal import CChipmunk
 
-/// One body a joint holds: its `cpBody` and the object that owns it (a `Crate`, a `Body`),
+/// One body a joint holds: its `cpBody` and the `Body` that owns it,
 /// or the space's embedded static body, which nothing owns.
 struct JointEnd {
     let body: UnsafeMutablePointer<cpBody>
     /// Kept alive by the joint, so the body outlives the constraint that points at it.
     let owner: AnyObject?
-    /// The id written in the trace header: the crate's or body's id, or `"static"`.
+    /// The id written in the trace header: the body's id, or `"static"`.
     let name: String
 }
 
@@ -15,10 +15,9 @@ struct JointEnds {
     private let staticEnd: JointEnd
     private var byID: [String: JointEnd] = [:]
 
-    init(space: Space, crates: [Crate], bodies: [Body]) {
+    init(space: Space, bodies: [Body]) {
         staticEnd = JointEnd(body: cpSpaceGetStaticBody(space.pointer), owner: nil, name: "static")
-        byID.reserveCapacity(crates.count + bodies.count)
-        for crate in crates { byID[crate.id] = JointEnd(body: crate.body, owner: crate, name: crate.id) }
+        byID.reserveCapacity(bodies.count)
         for body in bodies { byID[body.id] = JointEnd(body: body.body, owner: body, name: body.id) }
     }
 
@@ -122,7 +121,7 @@ final class Joint {
     /// The joint as the trace header describes it, read back from Chipmunk: anchors in
     /// each body's coordinates (a world pivot as `cpPivotJointNew` converted it), `[0, 0]`
     /// for kinds without anchors, and a groove's two ends on body a.
-    var outline: TraceHeader.JointOutline {
+    var outline: JointOutline {
         var anchorA = cpvzero, anchorB = cpvzero
         var groove: [Vec2]?
         switch jointKind {
@@ -145,7 +144,7 @@ final class Joint {
         case .dampedRotarySpring, .rotaryLimit, .ratchet, .gear, .simpleMotor:
             break
         }
-        return TraceHeader.JointOutline(kind: jointKind.name, a: a.name, b: b.name, anchorA: Vec2(anchorA.x, anchorA.y),
+        return JointOutline(kind: jointKind.name, a: a.name, b: b.name, anchorA: Vec2(anchorA.x, anchorA.y),
                                         anchorB: Vec2(anchorB.x, anchorB.y), groove: groove)
     }
 

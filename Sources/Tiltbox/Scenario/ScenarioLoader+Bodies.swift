@@ -311,26 +311,7 @@ extension BodySpec {
     var reach: Double { reach(around: .zero) }
 
     /// The distance from `centre` (in the body's coordinates) to the farthest point of its shapes.
-    func reach(around centre: Vec2) -> Double {
-        func length(_ q: Vec2) -> Double {
-            let p = q - centre
-            return (p.x * p.x + p.y * p.y).squareRoot()
-        }
-        var farthest = 0.0
-        for shape in shapes {
-            switch shape.geometry {
-            case .circle(let radius, let offset): farthest = max(farthest, length(offset) + radius)
-            case .box(let size, let radius):
-                for corner in [Vec2(size.x / 2, size.y / 2), Vec2(-size.x / 2, size.y / 2), Vec2(size.x / 2, -size.y / 2),
-                               Vec2(-size.x / 2, -size.y / 2)] {
-                    farthest = max(farthest, length(corner) + radius)
-                }
-            case .polygon(let vertices, let radius): for p in vertices { farthest = max(farthest, length(p) + radius) }
-            case .segment(let from, let to, let radius): farthest = max(farthest, length(from) + radius, length(to) + radius)
-            }
-        }
-        return farthest
-    }
+    func reach(around centre: Vec2) -> Double { ShapeSpec.reach(of: shapes, around: centre) }
 }
 
 #if canImport(Glibc)

@@ -55,7 +55,7 @@ import Testing
         let scenario = Scenario(
             name: "tiny", world: WorldSettings(size: Vec2(100, 100)), duration: 1,
             bodies: [BodySpec(id: "tiny", position: Vec2(50, 50), shapes: [shape])],
-            joints: [JointSpec(kind: .pivot(.world(Vec2(50, 50))), a: .body("tiny"), b: .world)])
+            joints: [JointSpec(parameters: .pivot(.world(Vec2(50, 50))), a: .body("tiny"), b: .world)])
         let summary = try ScenarioRunner.run(scenario: scenario, track: ConstantGravity(scenario.world.gravity),
                                              options: RunOptions(), tracePath: nil, shouldStop: { false })
         guard case .diverged(let step, let divergence) = summary.outcome else {

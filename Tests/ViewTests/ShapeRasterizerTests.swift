@@ -106,7 +106,7 @@ import Testing
         let ball = BodySpec(id: "b", type: .kinematic, position: Vec2(30, 30), shapes: [ShapeSpec(geometry: .circle(radius: 5, offset: .zero))])
         let scenario = Scenario(name: "live", world: WorldSettings(size: Vec2(39, 39)), walls: WallSettings(box: false),
                                 crates: [crate], bodies: [ball],
-                                joints: [JointSpec(kind: .pivot(.world(Vec2(10, 30))), a: .body("c"), b: .body("b"))])
+                                joints: [JointSpec(parameters: .pivot(.world(Vec2(10, 30))), a: .body("c"), b: .body("b"))])
         let rasterizer = SceneRasterizer(scenario: scenario)
         var canvas = BrailleCanvas(columns: 20, rows: 10)
         let states: [Double] = [10, 10, 0, 0, 0, 0, 30, 30, 0, 0, 0, 0]

@@ -70,6 +70,7 @@ public enum PlacedShape: Sendable, Equatable {
 
     /// A joint resolved to body indices: `nil` is the world's static body.
     public struct Joint: Sendable, Equatable {
+        /// The trace header's `kind`: a `JointKind`'s raw value (a trace may name another).
         public var kind: String
         public var a: Int?
         public var b: Int?
@@ -80,12 +81,9 @@ public enum PlacedShape: Sendable, Equatable {
         /// A groove joint's groove ends, in body a's coordinates.
         public var groove: [Vec2]?
 
-        /// The joints that keep angles, not points: their anchors are the bodies' origins.
-        public static let angularKinds: Set<String> = ["dampedRotarySpring", "rotaryLimit", "ratchet", "gear", "simpleMotor"]
-
-        /// Whether the views draw the joint: all but an angular joint to the world,
-        /// whose "anchor" would be the world's origin.
-        public var isDrawn: Bool { !(Self.angularKinds.contains(kind) && (a == nil || b == nil)) }
+        /// Whether the views draw the joint: all but an angular joint (`JointKind.isAngular`)
+        /// to the world, whose "anchor" would be the world's origin.
+        public var isDrawn: Bool { !(JointKind(rawValue: kind)?.isAngular == true && (a == nil || b == nil)) }
 
         public init(kind: String, a: Int?, b: Int?, anchorA: Vec2 = .zero, anchorB: Vec2 = .zero, groove: [Vec2]? = nil) {
             self.kind = kind
@@ -162,13 +160,12 @@ public enum PlacedShape: Sendable, Equatable {
                 }
             }
             guard let a = end(spec.a), let b = end(spec.b) else { return nil }
-            var joint = Joint(kind: spec.kind.name, a: a, b: b)
-            switch spec.kind {
-            case .pin(let anchorA, let anchorB), .slide(let anchorA, let anchorB, _, _),
-                 .dampedSpring(let anchorA, let anchorB, _, _, _), .pivot(.local(let anchorA, let anchorB)):
+            var joint = Joint(kind: spec.kind.rawValue, a: a, b: b)
+            switch spec.parameters.anchors {
+            case .local(let anchorA, let anchorB):
                 joint.anchorA = anchorA
                 joint.anchorB = anchorB
-            case .pivot(.world(let pivot)):
+            case .world(let pivot):
                 // cpPivotJointNew: anchorA = cpBodyWorldToLocal(a, pivot), the same for b.
                 func local(_ end: Int?) -> Vec2 { end.map { poses[$0].local(pivot) } ?? pivot }
                 joint.anchorA = local(a)
@@ -177,7 +174,7 @@ public enum PlacedShape: Sendable, Equatable {
                 joint.groove = [grooveA, grooveB]
                 joint.anchorA = grooveA
                 joint.anchorB = anchorB
-            case .dampedRotarySpring, .rotaryLimit, .ratchet, .gear, .simpleMotor:
+            case .none:
                 break
             }
             return joint

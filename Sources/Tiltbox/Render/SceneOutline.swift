@@ -139,19 +139,15 @@ public enum PlacedShape: Sendable, Equatable {
         }
     }
 
-    /// The outline of a scenario: crates (listed, then grids) as boxes, then `bodies`;
+    /// The outline of a scenario: its bodies in trace order (`Scenario.bodyDefinitions`:
+    /// crates, listed then grids, as boxes, then `bodies`);
     /// joints with their anchors in each body's coordinates.
     public init(scenario: Scenario) {
-        var bodies = scenario.crates.map { Body(shapes: [.box(size: $0.size, radius: 0)]) }
-        var poses = scenario.crates.map { BodyPose(position: $0.position, angle: $0.angle) }
+        let definitions = scenario.bodyDefinitions
+        bodies = definitions.map { Body(type: $0.type, shapes: $0.shapes.map(\.geometry)) }
+        let poses = definitions.map { BodyPose(position: $0.position, angle: $0.angle) }
         var index: [String: Int] = [:]
-        for (i, crate) in scenario.crates.enumerated() where index[crate.id] == nil { index[crate.id] = i }
-        for body in scenario.bodies {
-            if index[body.id] == nil { index[body.id] = bodies.count }
-            bodies.append(Body(type: body.type, shapes: body.shapes.map(\.geometry)))
-            poses.append(BodyPose(position: body.position, angle: body.angle))
-        }
-        self.bodies = bodies
+        for (i, body) in definitions.enumerated() where index[body.id] == nil { index[body.id] = i }
         joints = scenario.joints.compactMap { spec in
             func end(_ body: JointBody) -> Int?? {
                 switch body {

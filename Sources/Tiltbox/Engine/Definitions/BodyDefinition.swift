@@ -72,4 +72,24 @@ public struct BodyDefinition: Sendable {
         case .fromShapes: return ShapeSpec.reach(of: shapes, around: .zero)
         }
     }
+
+    /// The width and height of the bounding box of its shapes in its own coordinates, radii
+    /// included (the trace header's `sizes` entry): a crate's is its size.
+    public var localSize: Vec2 {
+        switch build {
+        case .crate(_, let size): return size
+        case .fromShapes:
+            let bounds = ShapeSpec.bounds(of: shapes)
+            return Vec2(bounds.max.x - bounds.min.x, bounds.max.y - bounds.min.y)
+        }
+    }
+
+    /// The mass Chipmunk gives the body: a crate's given mass, a dynamic body's accumulated
+    /// from its shapes (`ShapeSpec.massProperties(of:)`); infinity for kinematic and static bodies.
+    public var mass: Double {
+        switch build {
+        case .crate(let mass, _): return mass
+        case .fromShapes: return type == .dynamic ? ShapeSpec.massProperties(of: shapes).mass : .infinity
+        }
+    }
 }

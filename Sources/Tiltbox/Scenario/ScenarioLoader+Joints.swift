@@ -88,24 +88,27 @@ extension ScenarioLoader {
         /// Every id, crates then bodies, for "did you mean".
         private(set) var ids: [String] = []
 
-        init(crates: [CrateSpec], bodies: [BodySpec]) {
-            byID.reserveCapacity(crates.count + bodies.count)
-            for crate in crates {
-                let gyration = (crate.size.x * crate.size.x + crate.size.y * crate.size.y) / 12
-                byID[crate.id] = Target(position: crate.position, angle: crate.angle, type: .dynamic,
-                                        gyration: gyration, inverseMass: 1 / crate.mass,
-                                        inverseMoment: 1 / (crate.mass * gyration))
-                ids.append(crate.id)
-            }
+        /// `bodies` in trace order (crates, then `bodies`): ids and poses as given, masses and
+        /// moments as Chipmunk will have them.
+        init(bodies: [BodyDefinition]) {
+            byID.reserveCapacity(bodies.count)
             for body in bodies {
                 var target = Target(position: body.position, angle: body.angle, type: body.type)
-                if body.type == .dynamic {
+                switch body.build {
+                case .crate(let mass, let size):
+                    let gyration = (size.x * size.x + size.y * size.y) / 12
+                    target.gyration = gyration
+                    target.inverseMass = 1 / mass
+                    target.inverseMoment = 1 / (mass * gyration)
+                case .fromShapes where body.type == .dynamic:
                     // Validated by the bodies' reader: positive mass and moment.
-                    let properties = body.massProperties
+                    let properties = ShapeSpec.massProperties(of: body.shapes)
                     target.gyration = properties.moment / properties.mass
                     target.centreOfGravity = properties.centreOfGravity
                     target.inverseMass = 1 / properties.mass
                     target.inverseMoment = 1 / properties.moment
+                case .fromShapes:
+                    break // kinematic or static: infinite mass
                 }
                 byID[body.id] = target
                 ids.append(body.id)
@@ -128,7 +131,7 @@ extension ScenarioLoader {
                            dt: Double) throws(InputError) -> [JointSpec] {
         let nodes = try top.array("joints", maxCount: limits.maxJoints)
         guard !nodes.isEmpty else { return [] }
-        let targets = JointTargets(crates: crates, bodies: bodies)
+        let targets = JointTargets(bodies: crates.map(\.definition) + bodies.map(\.definition))
         var joints: [JointSpec] = []
         joints.reserveCapacity(nodes.count)
         for (index, node) in nodes.enumerated() {

@@ -20,7 +20,8 @@ public final class Body {
     public let id: String
     /// Dynamic, kinematic or static (a crate is dynamic).
     public let type: BodyType
-    /// `crate` for a body built the crate way, else `body`: how messages name it.
+    /// `crate` for a body built the crate way, else `body`: how messages name it
+    /// (`BodyDefinition.kind`).
     public let kind: String
 
     let space: Space
@@ -42,10 +43,10 @@ public final class Body {
         type = definition.type
         driver = definition.driver
         self.space = space
+        kind = definition.kind
         switch definition.build {
         case .crate(let mass, let size):
             precondition(mass > 0 && size.x > 0 && size.y > 0, "crates are validated before they reach the engine")
-            kind = "crate"
             centreIsOrigin = true
             let moment = cpMomentForBox(mass, size.x, size.y)
             guard let made = cpBodyNew(mass, moment) else { preconditionFailure("Chipmunk could not allocate a body") }
@@ -60,7 +61,6 @@ public final class Body {
             cpSpaceAddShape(space.pointer, shape)
             shapes = [shape]
         case .fromShapes:
-            kind = "body"
             centreIsOrigin = false
             let made: UnsafeMutablePointer<cpBody>?
             switch definition.type {

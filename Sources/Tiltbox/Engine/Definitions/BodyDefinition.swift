@@ -63,6 +63,14 @@ public struct BodyDefinition: Sendable {
         self.driver = nil
     }
 
+    /// `crate` for a body built the crate way, else `body`: how messages name it.
+    public var kind: String {
+        switch build {
+        case .crate: return "crate"
+        case .fromShapes: return "body"
+        }
+    }
+
     /// The distance from the body's origin to the farthest point of its shapes: any
     /// rotation of the body fits in a circle of this radius around its position
     /// (a crate's is half its diagonal).

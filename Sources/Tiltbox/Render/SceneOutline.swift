@@ -75,7 +75,9 @@ public enum PlacedShape: Sendable, Equatable {
     public struct IndexedJoint: Sendable, Equatable {
         /// The joint as the trace header (or the scenario) describes it.
         public var outline: JointOutline
+        /// Body a's index in trace order; `nil` for the world.
         public var a: Int?
+        /// Body b's index in trace order; `nil` for the world.
         public var b: Int?
 
         /// The trace header's `kind`: a `JointKind`'s raw value (a trace may name another).

@@ -18,7 +18,26 @@ public enum PivotAnchors: Sendable, Equatable {
 /// (docs/formats.md §5). Each case says which keys it takes and whether it is angular, so
 /// a new kind is a compile error everywhere it needs handling (no `default:` on kinds).
 public enum JointKind: String, Sendable, Hashable, CaseIterable {
-    case pin, pivot, slide, groove, dampedSpring, dampedRotarySpring, rotaryLimit, ratchet, gear, simpleMotor
+    /// `cpPinJointNew`: keeps the anchors at their distance at creation.
+    case pin
+    /// `cpPivotJointNew` (one world anchor) or `cpPivotJointNew2` (one anchor on each body).
+    case pivot
+    /// `cpSlideJointNew`: the anchors' distance stays in [min, max].
+    case slide
+    /// `cpGrooveJointNew`: body b's anchor slides along a groove on body a.
+    case groove
+    /// `cpDampedSpringNew`.
+    case dampedSpring
+    /// `cpDampedRotarySpringNew`.
+    case dampedRotarySpring
+    /// `cpRotaryLimitJointNew`: the relative angle stays in [min, max].
+    case rotaryLimit
+    /// `cpRatchetJointNew`.
+    case ratchet
+    /// `cpGearJointNew`.
+    case gear
+    /// `cpSimpleMotorNew`: a constant relative angular velocity.
+    case simpleMotor
 
     /// The kind's own parameter keys in a scenario, in documentation order (the keys every
     /// joint takes, `a`, `b`, `maxForce`, ..., come on top).

@@ -41,7 +41,7 @@ public final class Body {
         precondition(!definition.shapes.isEmpty, "body definitions are validated before they reach the engine")
         id = definition.id
         type = definition.type
-        driver = definition.driver
+        driver = definition.makeDriver?()
         self.space = space
         kind = definition.kind
         switch definition.build {

@@ -42,11 +42,15 @@ extension BodySpec {
         ShapeSpec.massProperties(of: shapes)
     }
 
-    /// The engine's definition of this body: built from its shapes, its `path` (if any)
-    /// made ready to evaluate.
+    /// The engine's definition of this body: built from its shapes; its `path` (if any) is
+    /// made ready to evaluate (`KinematicPathTrack`) when a world is built from it.
     public var definition: BodyDefinition {
-        BodyDefinition(id: id, type: type, position: position, angle: angle, velocity: velocity,
-                       angularVelocity: angularVelocity, shapes: shapes,
-                       driver: path.map { KinematicPathTrack($0, bodyAngle: angle) })
+        var makeDriver: (@Sendable () -> any KinematicDriver)?
+        if let path {
+            let bodyAngle = angle
+            makeDriver = { KinematicPathTrack(path, bodyAngle: bodyAngle) }
+        }
+        return BodyDefinition(id: id, type: type, position: position, angle: angle, velocity: velocity,
+                              angularVelocity: angularVelocity, shapes: shapes, makeDriver: makeDriver)
     }
 }

@@ -32,12 +32,14 @@ public struct BodyDefinition: Sendable {
     public var shapes: [ShapeSpec]
     /// How the body is built.
     public var build: Build
-    /// For a kinematic body that follows a path: what sets its pose before each step.
-    public var driver: (any KinematicDriver)?
+    /// For a kinematic body that follows a path: makes what sets its pose before each step.
+    /// Called once per world built from the definition (`Body.init`), so a definition costs
+    /// nothing to make: a Bézier path's arc-length table is built there, not here.
+    public var makeDriver: (@Sendable () -> any KinematicDriver)?
 
     /// A body built from its shapes (`Build.fromShapes`).
     public init(id: String, type: BodyType, position: Vec2, angle: Double, velocity: Vec2, angularVelocity: Double,
-                shapes: [ShapeSpec], driver: (any KinematicDriver)? = nil) {
+                shapes: [ShapeSpec], makeDriver: (@Sendable () -> any KinematicDriver)? = nil) {
         self.id = id
         self.type = type
         self.position = position
@@ -46,7 +48,7 @@ public struct BodyDefinition: Sendable {
         self.angularVelocity = angularVelocity
         self.shapes = shapes
         self.build = .fromShapes
-        self.driver = driver
+        self.makeDriver = makeDriver
     }
 
     /// A crate: a dynamic box of `size` and `mass` whose moment is the box formula (`Build.crate`).
@@ -60,7 +62,7 @@ public struct BodyDefinition: Sendable {
         self.angularVelocity = angularVelocity
         self.shapes = [ShapeSpec(geometry: .box(size: size, radius: 0), friction: friction, elasticity: elasticity)]
         self.build = .crate(mass: mass, size: size)
-        self.driver = nil
+        self.makeDriver = nil
     }
 
     /// `crate` for a body built the crate way, else `body`: how messages name it.

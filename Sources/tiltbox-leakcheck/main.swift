@@ -20,21 +20,21 @@ let bodies = [
 ]
 // One joint of every kind, to the world and between crates, and joints holding bodies.
 let joints: [JointSpec] = [
-    JointSpec(kind: .pivot(.world(Vec2(40, 60))), a: .world, b: .body("c0")),
-    JointSpec(kind: .pin(anchorA: .zero, anchorB: .zero), a: .body("c1"), b: .body("c2")),
-    JointSpec(kind: .slide(anchorA: .zero, anchorB: .zero, min: 20, max: 80), a: .body("c2"), b: .body("c3")),
-    JointSpec(kind: .groove(grooveA: Vec2(150, 40), grooveB: Vec2(230, 40), anchorB: .zero), a: .world, b: .body("c3")),
-    JointSpec(kind: .dampedSpring(anchorA: .zero, anchorB: .zero, restLength: 40, stiffness: 20, damping: 1),
+    JointSpec(parameters: .pivot(.world(Vec2(40, 60))), a: .world, b: .body("c0")),
+    JointSpec(parameters: .pin(anchorA: .zero, anchorB: .zero), a: .body("c1"), b: .body("c2")),
+    JointSpec(parameters: .slide(anchorA: .zero, anchorB: .zero, min: 20, max: 80), a: .body("c2"), b: .body("c3")),
+    JointSpec(parameters: .groove(grooveA: Vec2(150, 40), grooveB: Vec2(230, 40), anchorB: .zero), a: .world, b: .body("c3")),
+    JointSpec(parameters: .dampedSpring(anchorA: .zero, anchorB: .zero, restLength: 40, stiffness: 20, damping: 1),
               a: .body("c3"), b: .body("c4")),
-    JointSpec(kind: .dampedRotarySpring(restAngle: 0, stiffness: 100, damping: 1), a: .body("c4"), b: .body("c5")),
-    JointSpec(kind: .rotaryLimit(min: -0.5, max: 0.5), a: .body("c5"), b: .world),
-    JointSpec(kind: .ratchet(phase: 0, ratchet: 0.4), a: .body("c5"), b: .body("c6")),
-    JointSpec(kind: .gear(phase: 0, ratio: 2), a: .body("c6"), b: .body("c7"), maxForce: 1000),
-    JointSpec(kind: .simpleMotor(rate: 1), a: .body("c7"), b: .world, maxForce: 100, collideBodies: false),
-    JointSpec(kind: .pivot(.world(Vec2(100, 270))), a: .world, b: .body("ball")),
-    JointSpec(kind: .dampedSpring(anchorA: .zero, anchorB: .zero, restLength: 100, stiffness: 10, damping: 1),
+    JointSpec(parameters: .dampedRotarySpring(restAngle: 0, stiffness: 100, damping: 1), a: .body("c4"), b: .body("c5")),
+    JointSpec(parameters: .rotaryLimit(min: -0.5, max: 0.5), a: .body("c5"), b: .world),
+    JointSpec(parameters: .ratchet(phase: 0, ratchet: 0.4), a: .body("c5"), b: .body("c6")),
+    JointSpec(parameters: .gear(phase: 0, ratio: 2), a: .body("c6"), b: .body("c7"), maxForce: 1000),
+    JointSpec(parameters: .simpleMotor(rate: 1), a: .body("c7"), b: .world, maxForce: 100, collideBodies: false),
+    JointSpec(parameters: .pivot(.world(Vec2(100, 270))), a: .world, b: .body("ball")),
+    JointSpec(parameters: .dampedSpring(anchorA: .zero, anchorB: .zero, restLength: 100, stiffness: 10, damping: 1),
               a: .body("ball"), b: .body("compound")),
-    JointSpec(kind: .pin(anchorA: Vec2(30, 0), anchorB: .zero), a: .body("paddle"), b: .body("c5")),
+    JointSpec(parameters: .pin(anchorA: Vec2(30, 0), anchorB: .zero), a: .body("paddle"), b: .body("c5")),
 ]
 for i in 0..<count {
     let crates = (0..<8).map { c in

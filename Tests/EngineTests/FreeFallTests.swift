@@ -36,7 +36,7 @@ import Testing
         let world = World(scenario: Self.scenario())
         let dt = 1.0 / 120
         for _ in 0..<steps { world.step(dt: dt) }
-        let state = world.crates[0].state
+        let state = world.bodies[0].state
         let (p, v, a) = Self.replay(steps: steps, dt: dt)
         #expect(state.position.x.bitPattern == p.x.bitPattern)
         #expect(state.position.y.bitPattern == p.y.bitPattern)
@@ -51,8 +51,8 @@ import Testing
         let dt = 1.0 / 120
         for _ in 0..<10 { world.step(dt: dt) }
         let (p, v, _) = Self.replay(steps: 10, dt: dt, damping: 0.8)
-        #expect(world.crates[0].state.velocity.y.bitPattern == v.y.bitPattern)
-        #expect(world.crates[0].state.position.y.bitPattern == p.y.bitPattern)
+        #expect(world.bodies[0].state.velocity.y.bitPattern == v.y.bitPattern)
+        #expect(world.bodies[0].state.position.y.bitPattern == p.y.bitPattern)
     }
 
     @Test(arguments: [1, 10, 1200])
@@ -60,7 +60,7 @@ import Testing
         let world = World(scenario: Self.scenario())
         let dt = 1.0 / 120
         for _ in 0..<steps { world.step(dt: dt) }
-        let state = world.crates[0].state
+        let state = world.bodies[0].state
         let n = Double(steps)
         // Position advanced with the old velocity: p_n = p0 + n·v0·dt + g·dt²·n(n−1)/2.
         let px = Self.start.x + n * Self.startVelocity.x * dt + Self.gravity.x * dt * dt * n * (n - 1) / 2

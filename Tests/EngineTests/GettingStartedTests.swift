@@ -13,14 +13,14 @@ import Tiltbox
 
     /// The article's example, verbatim between the markers (less this function's indentation).
     /// It returns the crate it printed, for the test to check.
-    static func articleExample() throws -> Crate {
+    static func articleExample() throws -> Body {
         // BEGIN getting-started
         let scenario = try ScenarioLoader.load(path: "Scenarios/crate-stack.json")
         let world = World(scenario: scenario)
         for _ in 0..<120 {
             world.step(dt: scenario.timestep.dt)
         }
-        let crate = world.crates[0]
+        let crate = world.bodies[0]
         print("\(crate.id) is at \(crate.state.position)")
         // END getting-started
         return crate
@@ -68,7 +68,7 @@ import Tiltbox
         #expect(position.isFinite)
         // The bottom crate of the stack has landed on the floor and stays under its start column.
         #expect(abs(position.x - start.position.x) < 1)
-        #expect(position.y > crate.size.y / 2 && position.y < start.position.y + 1)
+        #expect(position.y > start.size.y / 2 && position.y < start.position.y + 1)
         #expect(crate.state.velocity.length < 1)
     }
 }

@@ -276,13 +276,13 @@ import Testing
 
     static func referenceJoint(_ spec: JointSpec, in scenario: Scenario) throws -> reference_joint {
         var joint = reference_joint()
-        let p = spec.kind.referenceParameters
+        let p = spec.parameters.referenceParameters
         try #require(p.count <= 8)
         withUnsafeMutableBytes(of: &joint.p) { raw in
             let slots = raw.bindMemory(to: Double.self)
             for (i, value) in p.enumerated() { slots[i] = value }
         }
-        joint.kind = spec.kind.referenceKind
+        joint.kind = spec.parameters.referenceKind
         joint.a = Int32(try PymunkJoints.index(spec.a, in: scenario))
         joint.b = Int32(try PymunkJoints.index(spec.b, in: scenario))
         if let v = spec.maxForce { joint.has_max_force = 1; joint.max_force = v }
@@ -312,8 +312,8 @@ enum PymunkJoints {
             if let v = joint.errorBias { settings["errorBias"] = PymunkAgreementTests.hex(v) }
             if let v = joint.maxBias { settings["maxBias"] = PymunkAgreementTests.hex(v) }
             var entry: [String: Any] = [
-                "kind": joint.kind.name, "a": try index(joint.a, in: scenario), "b": try index(joint.b, in: scenario),
-                "params": joint.kind.referenceParameters.map(PymunkAgreementTests.hex), "settings": settings,
+                "kind": joint.kind.rawValue, "a": try index(joint.a, in: scenario), "b": try index(joint.b, in: scenario),
+                "params": joint.parameters.referenceParameters.map(PymunkAgreementTests.hex), "settings": settings,
             ]
             if let collide = joint.collideBodies { entry["collideBodies"] = collide }
             return entry
@@ -321,7 +321,7 @@ enum PymunkJoints {
     }
 }
 
-extension JointKind {
+extension JointParameters {
     /// The parameters in Chipmunk's constructor order (a world pivot has two numbers).
     var referenceParameters: [Double] {
         switch self {

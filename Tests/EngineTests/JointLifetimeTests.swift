@@ -51,11 +51,11 @@ final class JointLifetimeTests: XCTestCase {
     /// and the crate (which no joint holds any more) with the last reference to it.
     func testJointsAreFreedWithTheirWorldEvenWhileACrateIsHeldOutside() throws {
         let before = (EngineCensus.liveSpaces, EngineCensus.liveBodies, EngineCensus.liveConstraints)
-        var crate: Crate?
+        var crate: Body?
         do {
             let world = World(scenario: try Self.scenario(0))
             world.step(dt: 1.0 / 120)
-            crate = world.crates[2]
+            crate = world.bodies[2]
         }
         XCTAssertEqual(EngineCensus.liveConstraints, before.2, "the world's joints went with the world")
         XCTAssertEqual(EngineCensus.liveBodies, before.1 + 1, "only the held crate's body is alive")

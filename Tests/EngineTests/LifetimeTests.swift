@@ -53,11 +53,11 @@ final class LifetimeTests: XCTestCase {
 
     func testACrateHeldOutsideItsWorldKeepsTheSpaceAliveUntilItIsGone() {
         let before = EngineCensus.liveSpaces
-        var crate: Crate?
+        var crate: Body?
         do {
             let world = World(scenario: Scenario(name: "w", world: WorldSettings(size: Vec2(100, 100)),
                                                  crates: [CrateSpec(id: "a", position: Vec2(50, 50))]))
-            crate = world.crates[0]
+            crate = world.bodies[0]
         }
         XCTAssertEqual(EngineCensus.liveSpaces, before + 1, "the crate keeps its space alive")
         XCTAssertEqual(crate?.state.position, Vec2(50, 50))

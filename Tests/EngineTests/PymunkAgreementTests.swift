@@ -199,8 +199,8 @@ import Testing
         var awakeAfterChange: [Int] = []
         var previousStep: Int?
         let tally = try Self.compare(scenario, track: track, steps: 960, every: 10) { n, world in
-            if changes.contains(n) { asleepBeforeChange.append(world.sleepingCrateCount); previousStep = n }
-            if let p = previousStep, n == p + 1 { awakeAfterChange.append(world.crates.count - world.sleepingCrateCount) }
+            if changes.contains(n) { asleepBeforeChange.append(world.sleepingBodyCount); previousStep = n }
+            if let p = previousStep, n == p + 1 { awakeAfterChange.append(world.bodies.count - world.sleepingBodyCount) }
         }
         Self.report("sleepers-12 with a two-turn tilt, 960 steps", tally)
         #expect(asleepBeforeChange.first == 12, "every crate sleeps when gravity first turns: \(asleepBeforeChange)")

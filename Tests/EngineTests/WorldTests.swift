@@ -10,13 +10,15 @@ import Testing
         let spec = CrateSpec(id: "a", position: Vec2(100, 200), size: Vec2(20, 10), angle: 0.25,
                              velocity: Vec2(3, -4), angularVelocity: 1.5)
         let world = World(scenario: Self.box(crates: [spec]))
-        let s = world.crates[0].state
+        let s = world.bodies[0].state
         #expect(s.position == Vec2(100, 200))
         #expect(s.angle == 0.25)
         #expect(s.velocity == Vec2(3, -4))
         #expect(s.angularVelocity == 1.5)
-        #expect(world.crates[0].id == "a")
-        #expect(world.crates[0].size == Vec2(20, 10))
+        #expect(world.bodies[0].id == "a")
+        #expect(world.bodies[0].kind == "crate")
+        let boxMoment: Double = 500.0 / 12 // cpMomentForBox(1, 20, 10) = 1 · (20² + 10²) / 12
+        #expect(world.bodies[0].moment == boxMoment)
     }
 
     @Test func readStatesLaysOutSixFieldsPerCrateInOrder() {
@@ -25,7 +27,7 @@ import Testing
         var buffer = [Double](repeating: .nan, count: 18)
         buffer.withUnsafeMutableBufferPointer { world.readStates(into: $0) }
         for i in 0..<3 {
-            #expect(Array(buffer[(i * 6)..<(i * 6 + 6)]) == world.crates[i].state.fields)
+            #expect(Array(buffer[(i * 6)..<(i * 6 + 6)]) == world.bodies[i].state.fields)
         }
         #expect(buffer[6] == 110 && buffer[8] == 1)
     }
@@ -33,7 +35,7 @@ import Testing
     @Test func crateRestsOnTheFloorOfTheBox() {
         let world = World(scenario: Self.box(crates: [CrateSpec(id: "a", position: Vec2(240, 100))]))
         for _ in 0..<600 { world.step(dt: 1.0 / 120) }
-        let s = world.crates[0].state
+        let s = world.bodies[0].state
         // Floor segment of radius 1 at y = 0: the 32-unit crate rests with its centre near y = 17.
         #expect(abs(s.position.y - 17) < 0.5)
         #expect(abs(s.velocity.y) < 1)
@@ -44,7 +46,7 @@ import Testing
         world.setGravity(Vec2(980, 0))
         #expect(world.gravity == Vec2(980, 0))
         for _ in 0..<240 { world.step(dt: 1.0 / 120) }
-        #expect(world.crates[0].state.position.x > 440)
+        #expect(world.bodies[0].state.position.x > 440)
     }
 
     @Test func spatialHashWorldRunsAndDiffersFromNothingButItsBroadPhase() {

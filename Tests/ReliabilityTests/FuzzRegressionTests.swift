@@ -109,7 +109,7 @@ import Testing
             else { continue }
             accepted += 1
             for body in scenario.bodies { for shape in body.shapes { shapeKinds.insert(shape.geometry.kind) } }
-            for joint in scenario.joints { jointKinds.insert(joint.kind.name) }
+            for joint in scenario.joints { jointKinds.insert(joint.kind.rawValue) }
         }
         #expect(accepted >= 300, "only \(accepted) of 3000 generated scenarios were accepted")
         #expect(shapeKinds == ["circle", "box", "polygon", "segment"], "\(shapeKinds)")

@@ -172,8 +172,8 @@ import Testing
         let ball = BodySpec(id: "b", position: Vec2(0, 5), angle: 0.7,
                             shapes: [ShapeSpec(geometry: .circle(radius: 2, offset: .zero), mass: .mass(1))])
         let scenario = Scenario(name: "pivot", world: WorldSettings(size: Vec2(100, 100)), crates: [crate], bodies: [ball],
-                                joints: [JointSpec(kind: .pivot(.world(Vec2(10, 5))), a: .body("c"), b: .body("b")),
-                                         JointSpec(kind: .simpleMotor(rate: 1), a: .body("b"), b: .world)])
+                                joints: [JointSpec(parameters: .pivot(.world(Vec2(10, 5))), a: .body("c"), b: .body("b")),
+                                         JointSpec(parameters: .simpleMotor(rate: 1), a: .body("b"), b: .world)])
         let outline = SceneOutline(scenario: scenario)
         #expect(outline.bodies.map(\.shapes) == [[.box(size: Vec2(4, 4), radius: 0)], [.circle(radius: 2, offset: .zero)]])
         let pivot = outline.joints[0]

@@ -7,7 +7,7 @@ import Testing
     /// Steps `world` up to `steps` times, stopping at the first divergence as the stepper does.
     func run(_ scenario: Scenario, steps: Int) -> (steps: Int, diverged: WorldDivergence?) {
         let world = World(scenario: scenario)
-        var buffer = [Double](repeating: 0, count: world.crates.count * 6)
+        var buffer = [Double](repeating: 0, count: world.bodies.count * 6)
         for step in 0..<steps {
             world.step(dt: scenario.timestep.dt)
             let divergence = buffer.withUnsafeMutableBufferPointer { out in

@@ -5,7 +5,7 @@ import Testing
 /// Shapes in the terminal view. A 20×10-cell canvas is 40×40 dots and a 39×39 world
 /// maps onto it at scale 1: world (x, y) is dot (x, 39 − y).
 @Suite struct ShapeRasterizerTests {
-    static func draw(_ bodies: [SceneOutline.Body], joints: [SceneOutline.Joint] = [], poses: [(Double, Double, Double)],
+    static func draw(_ bodies: [SceneOutline.BodyOutline], joints: [SceneOutline.IndexedJoint] = [], poses: [(Double, Double, Double)],
                      colour: Bool = true) -> BrailleCanvas {
         var canvas = BrailleCanvas(columns: 20, rows: 10)
         let rasterizer = SceneRasterizer(worldSize: Vec2(39, 39), segments: [],
@@ -20,7 +20,7 @@ import Testing
         canvas.isSet(x: Int(x.rounded()), y: Int((39 - y).rounded()))
     }
 
-    static let ball = SceneOutline.Body(shapes: [.circle(radius: 10, offset: .zero)])
+    static let ball = SceneOutline.BodyOutline(shapes: [.circle(radius: 10, offset: .zero)])
 
     @Test func circleLightsItsRimAndARadiusLineButNotItsInside() {
         let canvas = Self.draw([Self.ball], poses: [(20, 20, 0)])
@@ -40,7 +40,7 @@ import Testing
     }
 
     @Test func polygonLightsItsTurnedVerticesAndEdgesButNotItsInside() {
-        let wedge = SceneOutline.Body(shapes: [.polygon(vertices: [Vec2(-8, -6), Vec2(8, -6), Vec2(0, 8)], radius: 0)])
+        let wedge = SceneOutline.BodyOutline(shapes: [.polygon(vertices: [Vec2(-8, -6), Vec2(8, -6), Vec2(0, 8)], radius: 0)])
         let upright = Self.draw([wedge], poses: [(20, 20, 0)])
         for (x, y) in [(12.0, 14.0), (28.0, 14.0), (20.0, 28.0), (20.0, 14.0)] { #expect(Self.lit(upright, x, y), "(\(x), \(y))") }
         #expect(!Self.lit(upright, 20, 19), "the centroid is dark")
@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test func roundedBoxIsItsOutlineGrownByTheRadius() {
-        let rounded = SceneOutline.Body(shapes: [.box(size: Vec2(10, 10), radius: 3)])
+        let rounded = SceneOutline.BodyOutline(shapes: [.box(size: Vec2(10, 10), radius: 3)])
         let canvas = Self.draw([rounded], poses: [(20, 20, 0)])
         // Edges pushed out by 3: the top edge at y = 28, the right at x = 28.
         #expect(Self.lit(canvas, 20, 28) && Self.lit(canvas, 28, 20) && Self.lit(canvas, 20, 12) && Self.lit(canvas, 12, 20))
@@ -60,18 +60,18 @@ import Testing
     }
 
     @Test func segmentWithARadiusIsACapsule() {
-        let rod = SceneOutline.Body(type: .static, shapes: [.segment(from: Vec2(-10, 0), to: Vec2(10, 0), radius: 3)])
+        let rod = SceneOutline.BodyOutline(type: .static, shapes: [.segment(from: Vec2(-10, 0), to: Vec2(10, 0), radius: 3)])
         let canvas = Self.draw([rod], poses: [(20, 20, 0)])
         #expect(Self.lit(canvas, 20, 23) && Self.lit(canvas, 20, 17), "both sides")
         #expect(Self.lit(canvas, 33, 20) && Self.lit(canvas, 7, 20), "round ends")
         #expect(!Self.lit(canvas, 20, 20), "not the centre line")
-        let thin = Self.draw([SceneOutline.Body(shapes: [.segment(from: Vec2(-10, 0), to: Vec2(10, 0), radius: 0.2)])], poses: [(20, 20, 0)])
+        let thin = Self.draw([SceneOutline.BodyOutline(shapes: [.segment(from: Vec2(-10, 0), to: Vec2(10, 0), radius: 0.2)])], poses: [(20, 20, 0)])
         #expect(Self.lit(thin, 20, 20) && !Self.lit(thin, 20, 23), "under a dot of radius: the centre line")
     }
 
     @Test func kinematicBodiesAreDashedAndGrey() {
-        let box = [SceneOutline.Body(type: .kinematic, shapes: [.box(size: Vec2(30, 10), radius: 0)])]
-        let dynamic = [SceneOutline.Body(shapes: [.box(size: Vec2(30, 10), radius: 0)])]
+        let box = [SceneOutline.BodyOutline(type: .kinematic, shapes: [.box(size: Vec2(30, 10), radius: 0)])]
+        let dynamic = [SceneOutline.BodyOutline(shapes: [.box(size: Vec2(30, 10), radius: 0)])]
         func topEdge(_ canvas: BrailleCanvas) -> Int { (5...35).filter { Self.lit(canvas, Double($0), 25) }.count }
         let solid = Self.draw(dynamic, poses: [(20, 20, 0)])
         #expect(topEdge(solid) == 31)
@@ -88,14 +88,14 @@ import Testing
 
     @Test func jointIsADottedLineBetweenItsWorldAnchors() {
         // A pivot from the ball's (0, 0)… turned: anchor A (5, 0) on a body turned a quarter turn is at (20, 25).
-        let joint = SceneOutline.Joint(kind: "pin", a: 0, b: nil, anchorA: Vec2(5, 0), anchorB: Vec2(20, 37))
-        let tiny = SceneOutline.Body(shapes: [.circle(radius: 1, offset: .zero)])
+        let joint = SceneOutline.IndexedJoint(kind: "pin", a: 0, b: nil, anchorA: Vec2(5, 0), anchorB: Vec2(20, 37))
+        let tiny = SceneOutline.BodyOutline(shapes: [.circle(radius: 1, offset: .zero)])
         let canvas = Self.draw([tiny], joints: [joint], poses: [(20, 20, .pi / 2)])
         let column = (25...37).map { Self.lit(canvas, 20, Double($0)) }
         #expect(column.filter { $0 }.count == 7, "every other dot of 13: \(column)")
         #expect(column.first == true && column.last == true)
         #expect(!Self.lit(canvas, 20, 38))
-        let angular = SceneOutline.Joint(kind: "simpleMotor", a: 0, b: nil)
+        let angular = SceneOutline.IndexedJoint(kind: "simpleMotor", a: 0, b: nil)
         let none = Self.draw([tiny], joints: [angular], poses: [(20, 20, 0)])
         #expect(!Self.lit(none, 0, 0) && !Self.lit(none, 10, 10), "an angular joint to the world draws nothing")
     }
@@ -106,7 +106,7 @@ import Testing
         let ball = BodySpec(id: "b", type: .kinematic, position: Vec2(30, 30), shapes: [ShapeSpec(geometry: .circle(radius: 5, offset: .zero))])
         let scenario = Scenario(name: "live", world: WorldSettings(size: Vec2(39, 39)), walls: WallSettings(box: false),
                                 crates: [crate], bodies: [ball],
-                                joints: [JointSpec(kind: .pivot(.world(Vec2(10, 30))), a: .body("c"), b: .body("b"))])
+                                joints: [JointSpec(parameters: .pivot(.world(Vec2(10, 30))), a: .body("c"), b: .body("b"))])
         let rasterizer = SceneRasterizer(scenario: scenario)
         var canvas = BrailleCanvas(columns: 20, rows: 10)
         let states: [Double] = [10, 10, 0, 0, 0, 0, 30, 30, 0, 0, 0, 0]

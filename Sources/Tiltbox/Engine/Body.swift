@@ -1,69 +1,104 @@
 internal import CChipmunk
 
-/// One body of the scenario's `bodies` list in a `World`: owns its `cpBody` and its
-/// `cpShape`s.
+/// One body in a `World`, a crate or any other: owns its `cpBody` and its `cpShape`s.
 ///
-/// Built the way pymunk builds a body, so a scene made the same way there gives the same
-/// bits: the body (`cpBodyNew(0, 0)` for a dynamic body, `cpBodyNewKinematic`,
-/// `cpBodyNewStatic`), its pose and velocities, `cpSpaceAddBody`; then each shape in
-/// listed order: created on the body, friction, elasticity, `cpShapeSetMass` or
-/// `cpShapeSetDensity` (dynamic bodies), `cpSpaceAddShape`, which makes Chipmunk
-/// accumulate the body's mass, moment and centre of gravity from its shapes.
+/// How it is built is its definition's `build` (`BodyDefinition.Build`), each way in
+/// exactly the order of Chipmunk calls it has always had, so traces keep their bits:
+/// - a crate: `cpBodyNew(mass, cpMomentForBox(mass, w, h))`, its pose and velocities,
+///   `cpBoxShapeNew(body, w, h, 0)`, friction, elasticity, `cpSpaceAddBody`, `cpSpaceAddShape`;
+/// - any other body, the way pymunk builds one, so a scene made the same way there gives
+///   the same bits: the body (`cpBodyNew(0, 0)` for a dynamic body, `cpBodyNewKinematic`,
+///   `cpBodyNewStatic`), its pose and velocities, `cpSpaceAddBody`; then each shape in
+///   listed order: created on the body, friction, elasticity, `cpShapeSetMass` or
+///   `cpShapeSetDensity` (dynamic bodies), `cpSpaceAddShape`, which makes Chipmunk
+///   accumulate the body's mass, moment and centre of gravity from its shapes.
 ///
 /// A body keeps its space alive; its `deinit` removes the shapes and the body from the
 /// space, then frees the shapes before the body.
 public final class Body {
-    /// The body's id from the scenario (unique across crates and bodies).
+    /// The body's id (unique within a world).
     public let id: String
-    /// Dynamic, kinematic or static.
+    /// Dynamic, kinematic or static (a crate is dynamic).
     public let type: BodyType
+    /// `crate` for a body built the crate way, else `body`: how messages name it
+    /// (`BodyDefinition.kind`).
+    public let kind: String
 
     let space: Space
     let body: UnsafeMutablePointer<cpBody>
     let shapes: [UnsafeMutablePointer<cpShape>]
-    /// A kinematic body's path, ready to evaluate (`nil` for a body without one).
-    let track: KinematicPathTrack?
+    /// What sets a kinematic body's pose before each step (`nil` for a body without a path).
+    let driver: (any KinematicDriver)?
+    /// True for a crate, whose centre of gravity is its origin: its state is read straight
+    /// from the body struct (`p`), as it always was; other bodies' x, y is their origin
+    /// (`cpBodyGetPosition`).
+    private let centreIsOrigin: Bool
 
     /// Creates the body and its shapes and adds them to `space`.
-    /// `spec` must be validated (`ScenarioLoader`): Chipmunk aborts on a dynamic body
-    /// whose mass or moment is not positive, on a negative radius, friction or elasticity.
-    init(spec: BodySpec, space: Space) {
-        precondition(!spec.shapes.isEmpty, "body specs are validated before they reach the engine")
-        id = spec.id
-        type = spec.type
+    /// `definition` must be validated: Chipmunk aborts on a dynamic body whose mass or
+    /// moment is not positive, on a negative radius, friction or elasticity.
+    init(_ definition: BodyDefinition, space: Space) {
+        precondition(!definition.shapes.isEmpty, "body definitions are validated before they reach the engine")
+        id = definition.id
+        type = definition.type
+        driver = definition.makeDriver?()
         self.space = space
-        track = spec.path.map { KinematicPathTrack($0, bodyAngle: spec.angle) }
-        let made: UnsafeMutablePointer<cpBody>?
-        switch spec.type {
-        case .dynamic: made = cpBodyNew(0, 0)
-        case .kinematic: made = cpBodyNewKinematic()
-        case .static: made = cpBodyNewStatic()
-        }
-        guard let made else { preconditionFailure("Chipmunk could not allocate a body") }
-        body = made
-        EngineCensus.bodyCreated()
-        cpBodySetPosition(body, cpv(spec.position.x, spec.position.y))
-        cpBodySetAngle(body, spec.angle)
-        cpBodySetVelocity(body, cpv(spec.velocity.x, spec.velocity.y))
-        cpBodySetAngularVelocity(body, spec.angularVelocity)
-        cpSpaceAddBody(space.pointer, body)
-        var shapes: [UnsafeMutablePointer<cpShape>] = []
-        shapes.reserveCapacity(spec.shapes.count)
-        for shapeSpec in spec.shapes {
-            let shape = ChipmunkShape.make(shapeSpec.geometry, body: body)
-            cpShapeSetFriction(shape, shapeSpec.friction)
-            cpShapeSetElasticity(shape, shapeSpec.elasticity)
-            if spec.type == .dynamic {
-                switch shapeSpec.mass {
-                case .mass(let m)?: cpShapeSetMass(shape, m)
-                case .density(let d)?: cpShapeSetDensity(shape, d)
-                case nil: break
-                }
-            }
+        kind = definition.kind
+        switch definition.build {
+        case .crate(let mass, let size):
+            precondition(mass > 0 && size.x > 0 && size.y > 0, "crates are validated before they reach the engine")
+            centreIsOrigin = true
+            let moment = cpMomentForBox(mass, size.x, size.y)
+            guard let made = cpBodyNew(mass, moment) else { preconditionFailure("Chipmunk could not allocate a body") }
+            body = made
+            EngineCensus.bodyCreated()
+            Body.setPose(body, definition)
+            let spec = definition.shapes[0]
+            let shape = ChipmunkShape.make(.box(size: size, radius: 0), body: body)
+            cpShapeSetFriction(shape, spec.friction)
+            cpShapeSetElasticity(shape, spec.elasticity)
+            cpSpaceAddBody(space.pointer, body)
             cpSpaceAddShape(space.pointer, shape)
-            shapes.append(shape)
+            shapes = [shape]
+        case .fromShapes:
+            centreIsOrigin = false
+            let made: UnsafeMutablePointer<cpBody>?
+            switch definition.type {
+            case .dynamic: made = cpBodyNew(0, 0)
+            case .kinematic: made = cpBodyNewKinematic()
+            case .static: made = cpBodyNewStatic()
+            }
+            guard let made else { preconditionFailure("Chipmunk could not allocate a body") }
+            body = made
+            EngineCensus.bodyCreated()
+            Body.setPose(body, definition)
+            cpSpaceAddBody(space.pointer, body)
+            var shapes: [UnsafeMutablePointer<cpShape>] = []
+            shapes.reserveCapacity(definition.shapes.count)
+            for spec in definition.shapes {
+                let shape = ChipmunkShape.make(spec.geometry, body: body)
+                cpShapeSetFriction(shape, spec.friction)
+                cpShapeSetElasticity(shape, spec.elasticity)
+                if definition.type == .dynamic {
+                    switch spec.mass {
+                    case .mass(let m)?: cpShapeSetMass(shape, m)
+                    case .density(let d)?: cpShapeSetDensity(shape, d)
+                    case nil: break
+                    }
+                }
+                cpSpaceAddShape(space.pointer, shape)
+                shapes.append(shape)
+            }
+            self.shapes = shapes
         }
-        self.shapes = shapes
+    }
+
+    /// `cpBodySetPosition`, `cpBodySetAngle`, `cpBodySetVelocity`, `cpBodySetAngularVelocity`, in that order.
+    private static func setPose(_ body: UnsafeMutablePointer<cpBody>, _ definition: BodyDefinition) {
+        cpBodySetPosition(body, cpv(definition.position.x, definition.position.y))
+        cpBodySetAngle(body, definition.angle)
+        cpBodySetVelocity(body, cpv(definition.velocity.x, definition.velocity.y))
+        cpBodySetAngularVelocity(body, definition.angularVelocity)
     }
 
     deinit {
@@ -78,8 +113,8 @@ public final class Body {
         EngineCensus.bodyFreed()
     }
 
-    /// The body's mass as Chipmunk accumulated it from its shapes (`cpBodyGetMass`);
-    /// infinity for kinematic and static bodies.
+    /// The body's mass (`cpBodyGetMass`): a crate's given mass, a body's as Chipmunk
+    /// accumulated it from its shapes; infinity for kinematic and static bodies.
     public var mass: Double { cpBodyGetMass(body) }
 
     /// The body's moment of inertia (`cpBodyGetMoment`); infinity for kinematic and static bodies.
@@ -92,26 +127,31 @@ public final class Body {
     }
 
     /// The body's current pose and velocities: `position` is its origin
-    /// (`cpBodyGetPosition`), `velocity` its centre of gravity's (`cpBodyGetVelocity`).
+    /// (`cpBodyGetPosition`; a crate's is read inline, its centre being its origin),
+    /// `velocity` its centre of gravity's (`cpBodyGetVelocity`).
     public var state: BodyState {
         var f = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
         withUnsafeMutableBytes(of: &f) { raw in
-            tiltbox_body_origin_state(body, raw.baseAddress!.assumingMemoryBound(to: Double.self))
+            writeState(to: raw.baseAddress!.assumingMemoryBound(to: Double.self))
         }
         return BodyState(position: Vec2(f.0, f.1), angle: f.2, velocity: Vec2(f.3, f.4), angularVelocity: f.5)
     }
 
     /// Writes the state, laid out as `BodyStateLayout` says, to `out[0..<BodyStateLayout.count]`.
     func writeState(to out: UnsafeMutablePointer<Double>) {
-        tiltbox_body_origin_state(body, out)
+        if centreIsOrigin {
+            tiltbox_body_state(body, out)
+        } else {
+            tiltbox_body_origin_state(body, out)
+        }
     }
 
     /// Sets a kinematic body with a path to its pose and velocities before physics step `n`
-    /// (`KinematicPathTrack.drive`); does nothing for other bodies. The corresponding Chipmunk
+    /// (`KinematicDriver.drive`); does nothing for other bodies. The corresponding Chipmunk
     /// calls are `cpBodySetPosition`, `cpBodySetAngle`, `cpBodySetVelocity` and `cpBodySetAngularVelocity`.
     func drive(step n: Int, dt: Double) {
-        guard let track else { return }
-        let drive = track.drive(step: n, dt: dt)
+        guard let driver else { return }
+        let drive = driver.drive(step: n, dt: dt)
         cpBodySetPosition(body, cpv(drive.position.x, drive.position.y))
         cpBodySetAngle(body, drive.angle)
         cpBodySetVelocity(body, cpv(drive.velocity.x, drive.velocity.y))
@@ -119,8 +159,12 @@ public final class Body {
     }
 
     /// Whether the body sleeps now (`cpBodyIsSleeping`).
-    var isSleeping: Bool { cpBodyIsSleeping(body) != 0 }
+    public var isSleeping: Bool { cpBodyIsSleeping(body) != 0 }
 
     /// Wakes the body (`cpBodyActivate`).
     func activate() { cpBodyActivate(body) }
+
+    /// Makes a body that a diverged run left non-finite sane again, before it is freed
+    /// (`tiltbox_body_make_sane`).
+    func makeSane() { tiltbox_body_make_sane(body) }
 }

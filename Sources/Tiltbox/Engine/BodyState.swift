@@ -1,4 +1,4 @@
-/// A snapshot of one crate's state: pose and velocities, in world units, radians and seconds.
+/// A snapshot of one body's state: pose and velocities, in world units, radians and seconds.
 ///
 /// Its values are the trace fields in `BodyStateLayout` order:
 /// `x`, `y`, `angle`, `vx`, `vy`, `w`.
@@ -30,7 +30,7 @@ public struct BodyState: Hashable, Sendable {
 
     /// Builds a state from six values in trace order (`x, y, angle, vx, vy, w`).
     public init(fields f: some Collection<Double>) {
-        precondition(f.count == BodyStateLayout.count, "a crate state has \(BodyStateLayout.count) fields")
+        precondition(f.count == BodyStateLayout.count, "a body state has \(BodyStateLayout.count) fields")
         var i = f.startIndex
         func next() -> Double { defer { i = f.index(after: i) }; return f[i] }
         let x = next(), y = next(), a = next(), vx = next(), vy = next(), w = next()

@@ -81,12 +81,11 @@ public struct ShapeMassInfo: Sendable, Equatable {
     }
 }
 
-extension BodySpec {
+extension ShapeSpec {
     /// The mass, moment of inertia and centre of gravity (body coordinates) Chipmunk will
-    /// give this body when its shapes are added, computed before any body exists: each
-    /// shape's mass is its `mass`, or its `density` × its area (`cpShapeSetDensity`), or 0.
-    /// Meaningful for dynamic bodies (Chipmunk gives kinematic and static ones infinite mass).
-    public var massProperties: (mass: Double, moment: Double, centreOfGravity: Vec2) {
+    /// give a dynamic body when `shapes` are added to it, computed before any body exists:
+    /// each shape's mass is its `mass`, or its `density` × its area (`cpShapeSetDensity`), or 0.
+    public static func massProperties(of shapes: [ShapeSpec]) -> (mass: Double, moment: Double, centreOfGravity: Vec2) {
         ShapeMassInfo.accumulate(shapes.map { shape in
             let info = ShapeMassInfo(shape.geometry)
             switch shape.mass {

@@ -14,7 +14,7 @@ import Synchronization
     public static var liveSpaces: Int { spaces.load(ordering: .relaxed) }
     /// Live `cpBody` objects (the space's embedded static body is not counted: it is never allocated on its own).
     public static var liveBodies: Int { bodies.load(ordering: .relaxed) }
-    /// Live `cpShape` objects (crate boxes and static segments).
+    /// Live `cpShape` objects (bodies' shapes and static segments).
     public static var liveShapes: Int { shapes.load(ordering: .relaxed) }
     /// Live `cpConstraint` objects (joints).
     public static var liveConstraints: Int { constraints.load(ordering: .relaxed) }

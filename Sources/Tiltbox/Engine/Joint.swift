@@ -1,12 +1,12 @@
 internal import CChipmunk
 
-/// One body a joint holds: its `cpBody` and the object that owns it (a `Crate`, a `Body`),
+/// One body a joint holds: its `cpBody` and the `Body` that owns it,
 /// or the space's embedded static body, which nothing owns.
 struct JointEnd {
     let body: UnsafeMutablePointer<cpBody>
     /// Kept alive by the joint, so the body outlives the constraint that points at it.
     let owner: AnyObject?
-    /// The id written in the trace header: the crate's or body's id, or `"static"`.
+    /// The id written in the trace header: the body's id, or `"static"`.
     let name: String
 }
 
@@ -15,10 +15,9 @@ struct JointEnds {
     private let staticEnd: JointEnd
     private var byID: [String: JointEnd] = [:]
 
-    init(space: Space, crates: [Crate], bodies: [Body]) {
+    init(space: Space, bodies: [Body]) {
         staticEnd = JointEnd(body: cpSpaceGetStaticBody(space.pointer), owner: nil, name: "static")
-        byID.reserveCapacity(crates.count + bodies.count)
-        for crate in crates { byID[crate.id] = JointEnd(body: crate.body, owner: crate, name: crate.id) }
+        byID.reserveCapacity(bodies.count)
         for body in bodies { byID[body.id] = JointEnd(body: body.body, owner: body, name: body.id) }
     }
 
@@ -41,7 +40,7 @@ struct JointEnds {
 /// properties are released in.
 final class Joint {
     /// The joint's kind and parameters, as the scenario gave them.
-    let jointKind: JointKind
+    let parameters: JointParameters
     let a: JointEnd
     let b: JointEnd
     let space: Space
@@ -53,11 +52,11 @@ final class Joint {
     /// the space. Bodies must already have their initial poses: `cpPinJointNew` measures
     /// the distance and `cpPivotJointNew` converts the world anchor with them.
     init(spec: JointSpec, a: JointEnd, b: JointEnd, space: Space) {
-        self.jointKind = spec.kind
+        self.parameters = spec.parameters
         self.a = a
         self.b = b
         self.space = space
-        constraint = Joint.make(spec.kind, a.body, b.body)
+        constraint = Joint.make(spec.parameters, a.body, b.body)
         EngineCensus.constraintCreated()
         if let maxForce = spec.maxForce {
             precondition(maxForce >= 0, "joint settings are validated before they reach the engine")
@@ -84,7 +83,7 @@ final class Joint {
     private static func v(_ p: Vec2) -> cpVect { cpv(p.x, p.y) }
 
     /// The Chipmunk constructor of each kind.
-    private static func make(_ kind: JointKind, _ a: UnsafeMutablePointer<cpBody>,
+    private static func make(_ kind: JointParameters, _ a: UnsafeMutablePointer<cpBody>,
                              _ b: UnsafeMutablePointer<cpBody>) -> UnsafeMutablePointer<cpConstraint> {
         let made: UnsafeMutablePointer<cpConstraint>?
         switch kind {
@@ -119,34 +118,30 @@ final class Joint {
         return made
     }
 
-    /// The joint as the trace header describes it, read back from Chipmunk: anchors in
-    /// each body's coordinates (a world pivot as `cpPivotJointNew` converted it), `[0, 0]`
-    /// for kinds without anchors, and a groove's two ends on body a.
-    var outline: TraceHeader.JointOutline {
-        var anchorA = cpvzero, anchorB = cpvzero
+    /// The joint as the trace header describes it: anchors in each body's coordinates as
+    /// `JointParameters.anchors` gives them (Chipmunk keeps local anchors and grooves as
+    /// given), a world pivot as `cpPivotJointNew` converted it (`cpPivotJointGetAnchorA`,
+    /// `cpPivotJointGetAnchorB`), `[0, 0]` for kinds without anchors and for a groove's
+    /// anchor A, and a groove's two ends on body a.
+    var outline: JointOutline {
+        var anchorA = Vec2.zero, anchorB = Vec2.zero
         var groove: [Vec2]?
-        switch jointKind {
-        case .pin:
-            anchorA = cpPinJointGetAnchorA(constraint)
-            anchorB = cpPinJointGetAnchorB(constraint)
-        case .pivot:
-            anchorA = cpPivotJointGetAnchorA(constraint)
-            anchorB = cpPivotJointGetAnchorB(constraint)
-        case .slide:
-            anchorA = cpSlideJointGetAnchorA(constraint)
-            anchorB = cpSlideJointGetAnchorB(constraint)
-        case .groove:
-            anchorB = cpGrooveJointGetAnchorB(constraint)
-            let from = cpGrooveJointGetGrooveA(constraint), to = cpGrooveJointGetGrooveB(constraint)
-            groove = [Vec2(from.x, from.y), Vec2(to.x, to.y)]
-        case .dampedSpring:
-            anchorA = cpDampedSpringGetAnchorA(constraint)
-            anchorB = cpDampedSpringGetAnchorB(constraint)
-        case .dampedRotarySpring, .rotaryLimit, .ratchet, .gear, .simpleMotor:
+        switch parameters.anchors {
+        case .local(let localA, let localB):
+            anchorA = localA
+            anchorB = localB
+        case .world:
+            let convertedA = cpPivotJointGetAnchorA(constraint), convertedB = cpPivotJointGetAnchorB(constraint)
+            anchorA = Vec2(convertedA.x, convertedA.y)
+            anchorB = Vec2(convertedB.x, convertedB.y)
+        case .groove(let grooveA, let grooveB, let grooveAnchorB):
+            anchorB = grooveAnchorB
+            groove = [grooveA, grooveB]
+        case .none:
             break
         }
-        return TraceHeader.JointOutline(kind: jointKind.name, a: a.name, b: b.name, anchorA: Vec2(anchorA.x, anchorA.y),
-                                        anchorB: Vec2(anchorB.x, anchorB.y), groove: groove)
+        return JointOutline(kind: parameters.kind.rawValue, a: a.name, b: b.name, anchorA: anchorA, anchorB: anchorB,
+                            groove: groove)
     }
 
     /// The constraint's effective settings, read back (`cpConstraintGetMaxForce`, ...).

@@ -5,7 +5,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Owns one `cpSpace`. Crates and walls keep a strong reference to it, so the space
+/// Owns one `cpSpace`. Bodies and walls keep a strong reference to it, so the space
 /// is freed only after every shape and body in it has been removed and freed.
 final class Space {
     let pointer: UnsafeMutablePointer<cpSpace>

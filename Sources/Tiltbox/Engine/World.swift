@@ -1,18 +1,15 @@
 internal import CChipmunk
 
-/// A running physics world: one Chipmunk space with its static segments and crates.
+/// A running physics world: one Chipmunk space with its static segments, bodies and joints.
 ///
 /// `World` is the only owner of Chipmunk objects in Tiltbox. Dropping it frees every
-/// shape and body, then the space. Build it from a validated `Scenario`; it never
+/// shape and body, then the space. Build it from a validated `WorldDefinition` (a
+/// scenario's is `Scenario.worldDefinition`; `World(scenario:)` builds it); it never
 /// sees unchecked user data, because Debian's debug build of Chipmunk aborts the
 /// process on a failed assertion.
 public final class World {
-    /// The crates, in scenario order (the trace body order).
-    public let crates: [Crate]
-    /// The scenario's other bodies, in listed order, after the crates in trace order.
+    /// Every body in trace order: a scenario's crates, then its other bodies.
     public let bodies: [Body]
-    /// The scenario this world was built from.
-    public let scenario: Scenario
 
     private let space: Space
     private let walls: [Wall]
@@ -48,37 +45,36 @@ public final class World {
     /// guard accounts for (`|v|·dt`).
     public static func hashIndexLimit(cellSize: Double) -> Double { 1_073_741_824 * cellSize }
 
-    /// Builds the space, its walls and its crates from a validated scenario.
-    public init(scenario: Scenario) {
-        self.scenario = scenario
+    /// Builds the space, its walls, its bodies (in trace order) and its joints from a
+    /// validated definition.
+    public init(definition: WorldDefinition) {
         let space = Space()
         self.space = space
-        let settings = scenario.world
+        let settings = definition.settings
         space.apply(settings)
         currentGravity = settings.gravity
         cpSpaceSetGravity(space.pointer, cpv(settings.gravity.x, settings.gravity.y))
-        walls = scenario.allSegments.map { Wall(spec: $0, space: space) }
-        crates = scenario.crates.map { Crate(spec: $0, space: space) }
-        bodies = scenario.bodies.map { Body(spec: $0, space: space) }
-        driven = bodies.filter { $0.track != nil }
-        dt = scenario.timestep.dt
-        reaches = scenario.crates.map { $0.size.length / 2 } + scenario.bodies.map(\.reach)
+        walls = definition.segments.map { Wall(spec: $0, space: space) }
+        bodies = definition.bodies.map { Body($0, space: space) }
+        driven = bodies.filter { $0.driver != nil }
+        dt = definition.dt
+        reaches = definition.bodies.map(\.reach)
         if case .hash(let cellSize, _) = settings.spatialIndex {
             hashReach = World.hashIndexLimit(cellSize: cellSize)
         } else {
             hashReach = nil
         }
-        driveKinematicBodies(step: 0, dt: scenario.timestep.dt)
+        driveKinematicBodies(step: 0, dt: definition.dt)
         // Joints last, in listed order, once every body has its initial pose.
-        if !scenario.joints.isEmpty {
-            let ends = JointEnds(space: space, crates: crates, bodies: bodies)
-            joints = scenario.joints.map { Joint(spec: $0, a: ends[$0.a], b: ends[$0.b], space: space) }
+        if !definition.joints.isEmpty {
+            let ends = JointEnds(space: space, bodies: bodies)
+            joints = definition.joints.map { Joint(spec: $0, a: ends[$0.a], b: ends[$0.b], space: space) }
         }
     }
 
     /// The joints as the trace header describes them, in creation order, read back from
     /// Chipmunk (`cpPivotJointGetAnchorA`, ...).
-    public var jointOutlines: [TraceHeader.JointOutline] { joints.map(\.outline) }
+    public var jointOutlines: [JointOutline] { joints.map(\.outline) }
 
     /// Each joint's effective settings, in creation order, read back from Chipmunk.
     public var jointSettings: [JointSettings] { joints.map(\.settings) }
@@ -89,32 +85,29 @@ public final class World {
     /// The gravity currently applied, in units/s².
     public var gravity: Vec2 { currentGravity }
 
-    /// Sets gravity for the following steps, and wakes every sleeping crate.
+    /// Sets gravity for the following steps, and wakes every sleeping body.
     ///
     /// A no-op when the value is unchanged (bit for bit), because a gravity change wakes
     /// every sleeping body. Chipmunk 7.0.3's `cpSpaceSetGravity` means to wake them all,
     /// but it walks the array of sleeping components while `cpBodyActivate` removes
     /// entries from that same array, so only about every other component wakes and the
-    /// rest hang in the air under the new gravity. So after the call, every crate still
-    /// asleep is activated (`cpBodyActivate`), in crate (trace) order.
+    /// rest hang in the air under the new gravity. So after the call, every dynamic body
+    /// still asleep is activated (`cpBodyActivate`), in trace order.
     /// The corresponding Chipmunk call is `cpSpaceSetGravity`.
     public func setGravity(_ g: Vec2) {
         precondition(g.isFinite, "gravity is validated before it reaches the engine")
         if g.bitwiseEquals(currentGravity) { return }
         currentGravity = g
         cpSpaceSetGravity(space.pointer, cpv(g.x, g.y))
-        for crate in crates where cpBodyIsSleeping(crate.body) != 0 {
-            cpBodyActivate(crate.body)
-        }
         for body in bodies where body.type == .dynamic && body.isSleeping {
             body.activate()
         }
     }
 
-    /// How many crates are asleep now (`cpBodyIsSleeping`); always 0 unless the scenario
-    /// sets `world.sleepTimeThreshold`.
-    public var sleepingCrateCount: Int {
-        crates.reduce(0) { $0 + (cpBodyIsSleeping($1.body) != 0 ? 1 : 0) }
+    /// How many dynamic bodies are asleep now (`cpBodyIsSleeping`); always 0 unless the
+    /// scenario sets `world.sleepTimeThreshold`.
+    public var sleepingBodyCount: Int {
+        bodies.reduce(0) { $0 + ($1.type == .dynamic && $1.isSleeping ? 1 : 0) }
     }
 
     /// Sets every kinematic body that has a `path` to the path's pose at t = n·dt, with the
@@ -144,8 +137,7 @@ public final class World {
         // A run that diverged leaves a body with a non-finite velocity; removing its shapes
         // recomputes its mass and calls `cpBodySetPosition`, whose sanity check would abort.
         // Make every body sane first (the world is going away; its state no longer matters).
-        for crate in crates { tiltbox_body_make_sane(crate.body) }
-        for body in bodies where body.type != .static { tiltbox_body_make_sane(body.body) }
+        for body in bodies where body.type != .static { body.makeSane() }
     }
 
     /// Bytes of Chipmunk's contact and arbiter pools in this world's space: blocks it
@@ -153,29 +145,22 @@ public final class World {
     /// high-water mark). The soak test reports it beside the process's memory.
     public var enginePoolBytes: Int { Int(tiltbox_space_pool_bytes(space.pointer)) }
 
-    /// Every body's state in trace order: the crates, then the other bodies.
-    public var states: [BodyState] { crates.map(\.state) + bodies.map(\.state) }
+    /// Every body's state in trace order.
+    public var states: [BodyState] { bodies.map(\.state) }
 
-    /// How many bodies have a state in a record: the crates, then the other bodies.
-    public var bodyCount: Int { crates.count + bodies.count }
+    /// How many bodies have a state in a record.
+    public var bodyCount: Int { bodies.count }
 
-    /// The id of body `index` in trace order (crates, then the other bodies).
-    public func bodyID(at index: Int) -> String {
-        index < crates.count ? crates[index].id : bodies[index - crates.count].id
-    }
+    /// The id of body `index` in trace order.
+    public func bodyID(at index: Int) -> String { bodies[index].id }
 
-    /// Writes every body's state, laid out as `BodyStateLayout` says, in trace order (crates,
-    /// then the other bodies), into `buffer` (which must hold `BodyStateLayout.count × bodyCount`
+    /// Writes every body's state, laid out as `BodyStateLayout` says, in trace order, into `buffer` (which must hold `BodyStateLayout.count × bodyCount`
     /// doubles). The step loop uses this to read all states without allocating.
     /// A crate's x, y is its centre, which is its origin; another body's is its origin
     /// (`cpBodyGetPosition`), wherever its centre of gravity lies.
     public func readStates(into buffer: UnsafeMutableBufferPointer<Double>) {
         precondition(buffer.count >= bodyCount * BodyStateLayout.count)
         guard var out = buffer.baseAddress else { return }
-        for crate in crates {
-            crate.writeState(to: out)
-            out += BodyStateLayout.count
-        }
         for body in bodies {
             body.writeState(to: out)
             out += BodyStateLayout.count
@@ -196,7 +181,7 @@ public final class World {
                 if !(abs(value) <= limit) {
                     return WorldDivergence(bodyIndex: index, bodyID: bodyID(at: index),
                                       field: BodyStateLayout.fieldNames[field], value: value,
-                                      kind: index < crates.count ? "crate" : "body")
+                                      kind: bodies[index].kind)
                 }
             }
             if let hashReach {
@@ -206,7 +191,7 @@ public final class World {
                 if abs(far.1) + reaches[index] + speed * dt > hashReach {
                     return WorldDivergence(bodyIndex: index, bodyID: bodyID(at: index),
                                            field: BodyStateLayout.fieldNames[far.0], value: far.1,
-                                           kind: index < crates.count ? "crate" : "body", indexLimit: hashReach)
+                                           kind: bodies[index].kind, indexLimit: hashReach)
                 }
             }
         }
@@ -216,7 +201,7 @@ public final class World {
 
 /// Where a world first left the finite, representable range.
 public struct WorldDivergence: Sendable, Equatable, CustomStringConvertible {
-    /// The body's index in trace order (crates, then bodies).
+    /// The body's index in trace order.
     public var bodyIndex: Int
     /// The body's id.
     public var bodyID: String
@@ -224,7 +209,7 @@ public struct WorldDivergence: Sendable, Equatable, CustomStringConvertible {
     public var field: String
     /// Its value: non-finite, or finite beyond 1e100.
     public var value: Double
-    /// `crate` or `body` (a body of the scenario's `bodies`), for the message.
+    /// `crate` or `body` (a body of the scenario's `bodies`), for the message: the body's `Body.kind`.
     public var kind: String = "crate"
     /// With a spatial hash, the coordinate bound (`World.hashIndexLimit(cellSize:)`) the body's
     /// shapes were about to cross; `nil` when the state itself left the finite range.

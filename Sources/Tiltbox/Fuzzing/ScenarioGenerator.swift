@@ -128,34 +128,35 @@
         let a = pick(ids), b = pick(ids + ["static"])
         let point = { (g: inout ScenarioGenerator) in g.vector(Self.coordinates) }
         let parameters: String
-        let kind = pick(["pin", "pivot", "pivot2", "slide", "groove", "dampedSpring", "dampedRotarySpring",
-                         "rotaryLimit", "ratchet", "gear", "simpleMotor"])
+        // Every kind, a pivot twice: by one world anchor, then by two local ones.
+        let (kind, worldPivot) = pick(JointKind.allCases.flatMap { kind in
+            kind == .pivot ? [(kind, true), (kind, false)] : [(kind, false)]
+        })
         switch kind {
-        case "pin": parameters = "\"anchorA\": \(point(&self)), \"anchorB\": \(point(&self))"
-        case "pivot": parameters = "\"anchor\": \(point(&self))"
-        case "pivot2": parameters = "\"anchorA\": \(point(&self)), \"anchorB\": \(point(&self))"
-        case "slide":
+        case .pin: parameters = "\"anchorA\": \(point(&self)), \"anchorB\": \(point(&self))"
+        case .pivot where worldPivot: parameters = "\"anchor\": \(point(&self))"
+        case .pivot: parameters = "\"anchorA\": \(point(&self)), \"anchorB\": \(point(&self))"
+        case .slide:
             parameters = "\"anchorA\": \(point(&self)), \"anchorB\": \(point(&self)), \"min\": \(number([0, 1, 10])), "
                 + "\"max\": \(number([1, 10, 1e7]))"
-        case "groove":
+        case .groove:
             parameters = "\"grooveA\": \(point(&self)), \"grooveB\": \(point(&self)), \"anchorB\": \(point(&self))"
-        case "dampedSpring":
+        case .dampedSpring:
             parameters = "\"anchorA\": \(point(&self)), \"anchorB\": \(point(&self)), \"restLength\": \(number([0, 10, 1e7])), "
                 + "\"stiffness\": \(number(Self.springConstants)), \"damping\": \(number(Self.springConstants))"
-        case "dampedRotarySpring":
+        case .dampedRotarySpring:
             parameters = "\"restAngle\": \(number(Self.angles)), \"stiffness\": \(number(Self.springConstants)), "
                 + "\"damping\": \(number(Self.springConstants))"
-        case "rotaryLimit": parameters = "\"min\": \(number([-1e6, -1, 0])), \"max\": \(number([0, 1, 1e6]))"
-        case "ratchet": parameters = "\"phase\": \(number(Self.angles)), \"ratchet\": \(number([1e-6, 0.5, -1e6]))"
-        case "gear": parameters = "\"phase\": \(number(Self.angles)), \"ratio\": \(number([1e-6, 1, -1e6]))"
-        default: parameters = "\"rate\": \(number(Self.spins))"
+        case .rotaryLimit: parameters = "\"min\": \(number([-1e6, -1, 0])), \"max\": \(number([0, 1, 1e6]))"
+        case .ratchet: parameters = "\"phase\": \(number(Self.angles)), \"ratchet\": \(number([1e-6, 0.5, -1e6]))"
+        case .gear: parameters = "\"phase\": \(number(Self.angles)), \"ratio\": \(number([1e-6, 1, -1e6]))"
+        case .simpleMotor: parameters = "\"rate\": \(number(Self.spins))"
         }
         var settings = ""
         if byte() % 3 == 0 { settings += ", \"maxForce\": \(number([0, 1, 1e30]))" }
         if byte() % 3 == 0 { settings += ", \"errorBias\": \(number([0, 0.5, 1]))" }
         if byte() % 3 == 0 { settings += ", \"maxBias\": \(number([0, 1, 1e30]))" }
         if byte() % 3 == 0 { settings += ", \"collideBodies\": \(byte() % 2 == 0)" }
-        let name = kind == "pivot2" ? "pivot" : kind
-        return "{\"\(name)\": {\"a\": \"\(a)\", \"b\": \"\(b)\", \(parameters)\(settings)}}"
+        return "{\"\(kind.rawValue)\": {\"a\": \"\(a)\", \"b\": \"\(b)\", \(parameters)\(settings)}}"
     }
 }

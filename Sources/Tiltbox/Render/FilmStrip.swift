@@ -213,7 +213,7 @@ import Foundation
     }
 
     /// A joint's thin line (and a groove joint's groove) in `record`.
-    func jointElements(_ joint: SceneOutline.Joint, scene: RenderScene, record: TraceRecord) -> String {
+    func jointElements(_ joint: SceneOutline.IndexedJoint, scene: RenderScene, record: TraceRecord) -> String {
         func n(_ v: Double) -> String { RenderNumber.text(v, decimals: 2) }
         let line = SceneOutline.line(of: joint) { body in
             BodyPose(position: scene.position(in: record, body: body), angle: scene.angle(in: record, body: body))

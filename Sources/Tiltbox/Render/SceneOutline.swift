@@ -24,7 +24,9 @@ public enum PlacedShape: Sendable, Equatable {
 /// local anchor from the bodies' initial poses, as `cpPivotJointNew` computes them).
 /// Shapes are placed in the world by the body's `x`, `y` (its origin) and `angle`.
 @_spi(Tools) public struct SceneOutline: Sendable, Equatable {
-    public struct Body: Sendable, Equatable {
+    /// What the views draw of a body: its engine type and shapes (not the engine's `Body`,
+    /// which owns Chipmunk objects).
+    public struct BodyOutline: Sendable, Equatable {
         public var type: BodyType
         /// In the body's own coordinates; a crate is one box of radius 0.
         public var shapes: [ShapeGeometry]
@@ -68,48 +70,55 @@ public enum PlacedShape: Sendable, Equatable {
         }
     }
 
-    /// A joint resolved to body indices: `nil` is the world's static body.
-    public struct Joint: Sendable, Equatable {
-        public var kind: String
+    /// The engine's `JointOutline` with its ends resolved to body indices: `nil` is the
+    /// world's static body.
+    public struct IndexedJoint: Sendable, Equatable {
+        /// The joint as the trace header (or the scenario) describes it.
+        public var outline: JointOutline
+        /// Body a's index in trace order; `nil` for the world.
         public var a: Int?
+        /// Body b's index in trace order; `nil` for the world.
         public var b: Int?
+
+        /// The trace header's `kind`: a `JointKind`'s raw value (a trace may name another).
+        public var kind: String { outline.kind }
         /// In body a's coordinates (the world's when `a` is `nil`).
-        public var anchorA: Vec2
+        public var anchorA: Vec2 { outline.anchorA }
         /// In body b's coordinates (the world's when `b` is `nil`).
-        public var anchorB: Vec2
+        public var anchorB: Vec2 { outline.anchorB }
         /// A groove joint's groove ends, in body a's coordinates.
-        public var groove: [Vec2]?
+        public var groove: [Vec2]? { outline.groove }
 
-        /// The joints that keep angles, not points: their anchors are the bodies' origins.
-        public static let angularKinds: Set<String> = ["dampedRotarySpring", "rotaryLimit", "ratchet", "gear", "simpleMotor"]
+        /// Whether the views draw the joint: all but an angular joint (`JointKind.isAngular`)
+        /// to the world, whose "anchor" would be the world's origin.
+        public var isDrawn: Bool { !(JointKind(rawValue: kind)?.isAngular == true && (a == nil || b == nil)) }
 
-        /// Whether the views draw the joint: all but an angular joint to the world,
-        /// whose "anchor" would be the world's origin.
-        public var isDrawn: Bool { !(Self.angularKinds.contains(kind) && (a == nil || b == nil)) }
-
-        public init(kind: String, a: Int?, b: Int?, anchorA: Vec2 = .zero, anchorB: Vec2 = .zero, groove: [Vec2]? = nil) {
-            self.kind = kind
+        public init(_ outline: JointOutline, a: Int?, b: Int?) {
+            self.outline = outline
             self.a = a
             self.b = b
-            self.anchorA = anchorA
-            self.anchorB = anchorB
-            self.groove = groove
+        }
+
+        /// A joint between bodies `a` and `b` (`nil`: the world), its outline's ids the indices.
+        public init(kind: String, a: Int?, b: Int?, anchorA: Vec2 = .zero, anchorB: Vec2 = .zero, groove: [Vec2]? = nil) {
+            self.init(JointOutline(kind: kind, a: a.map(String.init) ?? "static", b: b.map(String.init) ?? "static",
+                                   anchorA: anchorA, anchorB: anchorB, groove: groove), a: a, b: b)
         }
     }
 
     /// In trace body order.
-    public var bodies: [Body]
+    public var bodies: [BodyOutline]
     /// In creation order.
-    public var joints: [Joint]
+    public var joints: [IndexedJoint]
 
-    public init(bodies: [Body], joints: [Joint] = []) {
+    public init(bodies: [BodyOutline], joints: [IndexedJoint] = []) {
         self.bodies = bodies
         self.joints = joints
     }
 
     /// Every body a crate of the given size, no joints.
     public static func crates(sizes: [Vec2]) -> SceneOutline {
-        SceneOutline(bodies: sizes.map { Body(shapes: [.box(size: $0, radius: 0)]) })
+        SceneOutline(bodies: sizes.map { BodyOutline(shapes: [.box(size: $0, radius: 0)]) })
     }
 
     /// True when every body is a crate and there are no joints: the drawings are then
@@ -124,10 +133,10 @@ public enum PlacedShape: Sendable, Equatable {
         let count = header.bodies.count
         if let shapes = header.shapes, shapes.count == count {
             let types = header.types?.count == count ? header.types : nil
-            bodies = shapes.enumerated().map { Body(type: types?[$0.offset] ?? .dynamic, shapes: $0.element) }
+            bodies = shapes.enumerated().map { BodyOutline(type: types?[$0.offset] ?? .dynamic, shapes: $0.element) }
         } else {
             let sizes = header.sizes?.count == count ? header.sizes ?? [] : Array(repeating: defaultSize, count: count)
-            bodies = sizes.map { Body(shapes: [.box(size: $0, radius: 0)]) }
+            bodies = sizes.map { BodyOutline(shapes: [.box(size: $0, radius: 0)]) }
             if let types = header.types, types.count == count {
                 for i in bodies.indices { bodies[i].type = types[i] }
             }
@@ -137,23 +146,19 @@ public enum PlacedShape: Sendable, Equatable {
         joints = (header.joints ?? []).compactMap { joint in
             func end(_ id: String) -> Int?? { id == "static" ? .some(nil) : index[id].map { .some($0) } }
             guard let a = end(joint.a), let b = end(joint.b) else { return nil }
-            return Joint(kind: joint.kind, a: a, b: b, anchorA: joint.anchorA, anchorB: joint.anchorB, groove: joint.groove)
+            return IndexedJoint(joint, a: a, b: b)
         }
     }
 
-    /// The outline of a scenario: crates (listed, then grids) as boxes, then `bodies`;
+    /// The outline of a scenario: its bodies in trace order (`Scenario.bodyDefinitions`:
+    /// crates, listed then grids, as boxes, then `bodies`);
     /// joints with their anchors in each body's coordinates.
     public init(scenario: Scenario) {
-        var bodies = scenario.crates.map { Body(shapes: [.box(size: $0.size, radius: 0)]) }
-        var poses = scenario.crates.map { BodyPose(position: $0.position, angle: $0.angle) }
+        let definitions = scenario.bodyDefinitions
+        bodies = definitions.map { BodyOutline(type: $0.type, shapes: $0.shapes.map(\.geometry)) }
+        let poses = definitions.map { BodyPose(position: $0.position, angle: $0.angle) }
         var index: [String: Int] = [:]
-        for (i, crate) in scenario.crates.enumerated() where index[crate.id] == nil { index[crate.id] = i }
-        for body in scenario.bodies {
-            if index[body.id] == nil { index[body.id] = bodies.count }
-            bodies.append(Body(type: body.type, shapes: body.shapes.map(\.geometry)))
-            poses.append(BodyPose(position: body.position, angle: body.angle))
-        }
-        self.bodies = bodies
+        for (i, body) in definitions.enumerated() where index[body.id] == nil { index[body.id] = i }
         joints = scenario.joints.compactMap { spec in
             func end(_ body: JointBody) -> Int?? {
                 switch body {
@@ -162,13 +167,18 @@ public enum PlacedShape: Sendable, Equatable {
                 }
             }
             guard let a = end(spec.a), let b = end(spec.b) else { return nil }
-            var joint = Joint(kind: spec.kind.name, a: a, b: b)
-            switch spec.kind {
-            case .pin(let anchorA, let anchorB), .slide(let anchorA, let anchorB, _, _),
-                 .dampedSpring(let anchorA, let anchorB, _, _, _), .pivot(.local(let anchorA, let anchorB)):
+            func id(_ body: JointBody) -> String {
+                switch body {
+                case .world: return "static"
+                case .body(let id): return id
+                }
+            }
+            var joint = JointOutline(kind: spec.kind.rawValue, a: id(spec.a), b: id(spec.b))
+            switch spec.parameters.anchors {
+            case .local(let anchorA, let anchorB):
                 joint.anchorA = anchorA
                 joint.anchorB = anchorB
-            case .pivot(.world(let pivot)):
+            case .world(let pivot):
                 // cpPivotJointNew: anchorA = cpBodyWorldToLocal(a, pivot), the same for b.
                 func local(_ end: Int?) -> Vec2 { end.map { poses[$0].local(pivot) } ?? pivot }
                 joint.anchorA = local(a)
@@ -177,10 +187,10 @@ public enum PlacedShape: Sendable, Equatable {
                 joint.groove = [grooveA, grooveB]
                 joint.anchorA = grooveA
                 joint.anchorB = anchorB
-            case .dampedRotarySpring, .rotaryLimit, .ratchet, .gear, .simpleMotor:
+            case .none:
                 break
             }
-            return joint
+            return IndexedJoint(joint, a: a, b: b)
         }
     }
 
@@ -206,7 +216,7 @@ public enum PlacedShape: Sendable, Equatable {
     /// body's pose (`pose(nil)` is never asked: the world's anchors are world points).
     /// For a groove joint the line runs from anchor B to the nearest point of the
     /// groove, and `groove` gives the groove's ends in the world.
-    public static func line(of joint: Joint, pose: (Int) -> BodyPose) -> (from: Vec2, to: Vec2, groove: (Vec2, Vec2)?) {
+    public static func line(of joint: IndexedJoint, pose: (Int) -> BodyPose) -> (from: Vec2, to: Vec2, groove: (Vec2, Vec2)?) {
         func world(_ end: Int?, _ p: Vec2) -> Vec2 { end.map { pose($0).world(p) } ?? p }
         let b = world(joint.b, joint.anchorB)
         guard let groove = joint.groove, groove.count == 2 else {

@@ -1,18 +1,5 @@
 import Foundation
 
-/// What a kinematic body is set to before one physics step: the path's pose at the
-/// step's time and the velocities that carry it to the next step's pose.
-public struct KinematicDrive: Sendable, Equatable {
-    /// The path's position at the step's time (`cpBodySetPosition`).
-    public var position: Vec2
-    /// The path's angle at the step's time, radians (`cpBodySetAngle`).
-    public var angle: Double
-    /// World units/s.
-    public var velocity: Vec2
-    /// Radians/s.
-    public var angularVelocity: Double
-}
-
 /// A kinematic path made ready to evaluate: a Bézier path's arc-length table is built
 /// here, once (build one track per body when the world is built, not one per step).
 ///
@@ -30,7 +17,7 @@ public struct KinematicDrive: Sendable, Equatable {
 ///   spins or goes round a closed curve keeps turning instead of jumping back; `pingpong`
 ///   runs the path backwards after each forward pass (the pose at a time is the forward
 ///   pose mirrored in time: a body on a Bézier path reverses facing the same way).
-public struct KinematicPathTrack: Sendable {
+public struct KinematicPathTrack: KinematicDriver {
     /// The path this track evaluates.
     public let path: KinematicPath
     /// The angle used with rotation mode `none` (the body's initial angle).

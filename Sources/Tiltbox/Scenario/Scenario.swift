@@ -69,73 +69,6 @@ public struct Scenario: Sendable, Equatable {
     }
 }
 
-/// How Chipmunk finds candidate pairs. The two broad phases give different (each
-/// repeatable) results, so the choice is part of the scenario and of the trace header.
-public enum SpatialIndex: Sendable, Equatable {
-    /// Chipmunk's default bounding-box tree.
-    case bbtree
-    /// `cpSpaceUseSpatialHash(space, cellSize, count)`.
-    case hash(cellSize: Double, count: Int)
-
-    /// The name written in trace headers: `bbtree` or `hash:<cellSize>:<count>`.
-    public var traceName: String {
-        switch self {
-        case .bbtree: return "bbtree"
-        case .hash(let cellSize, let count): return "hash:\(NumberFormat.shortest(cellSize)):\(count)"
-        }
-    }
-}
-
-/// World-wide settings (`world` in the scenario file).
-///
-/// The Chipmunk space settings (`iterations` … `idleSpeedThreshold`) are optional: `nil`
-/// means the setter is never called, so the space keeps exactly the value `cpSpaceNew`
-/// chose (`SpaceSettings.chipmunkDefaults`). Chipmunk's collision slop, for one, is the
-/// float `0.1f`, which is 0.10000000149011612 as a double, not 0.1.
-public struct WorldSettings: Sendable, Equatable {
-    /// Width and height in world units. Required.
-    public var size: Vec2
-    /// Gravity in units/s². Default `[0, -980]`.
-    public var gravity: Vec2
-    /// Solver iterations per step; `nil` keeps Chipmunk's 10. The corresponding Chipmunk call is `cpSpaceSetIterations`.
-    public var iterations: Int?
-    /// Fraction of velocity kept per second; `nil` keeps Chipmunk's 1 (no damping). `cpSpaceSetDamping`.
-    public var damping: Double?
-    /// Allowed overlap between shapes, in world units; `nil` keeps Chipmunk's `0.1f`. `cpSpaceSetCollisionSlop`.
-    public var collisionSlop: Double?
-    /// Fraction of an overlap left uncorrected after one second, in [0, 1]; `nil` keeps
-    /// Chipmunk's `pow(1 − 0.1, 60)`. `cpSpaceSetCollisionBias`.
-    public var collisionBias: Double?
-    /// Steps a contact is kept after the shapes separate; `nil` keeps Chipmunk's 3.
-    /// `cpSpaceSetCollisionPersistence`.
-    public var collisionPersistence: Int?
-    /// Seconds a group of bodies must stay idle before it falls asleep; `nil` keeps
-    /// Chipmunk's infinity (sleeping off). `cpSpaceSetSleepTimeThreshold`.
-    public var sleepTimeThreshold: Double?
-    /// Speed under which a body counts as idle, units/s; `nil` keeps Chipmunk's 0 (Chipmunk
-    /// then estimates it from gravity). `cpSpaceSetIdleSpeedThreshold`.
-    public var idleSpeedThreshold: Double?
-    /// Broad phase. Default `.bbtree`.
-    public var spatialIndex: SpatialIndex
-
-    /// Creates world settings; every space setting left `nil` keeps Chipmunk's own value.
-    public init(size: Vec2, gravity: Vec2 = Vec2(0, -980), iterations: Int? = nil, damping: Double? = nil,
-                collisionSlop: Double? = nil, collisionBias: Double? = nil, collisionPersistence: Int? = nil,
-                sleepTimeThreshold: Double? = nil, idleSpeedThreshold: Double? = nil,
-                spatialIndex: SpatialIndex = .bbtree) {
-        self.size = size
-        self.gravity = gravity
-        self.iterations = iterations
-        self.damping = damping
-        self.collisionSlop = collisionSlop
-        self.collisionBias = collisionBias
-        self.collisionPersistence = collisionPersistence
-        self.sleepTimeThreshold = sleepTimeThreshold
-        self.idleSpeedThreshold = idleSpeedThreshold
-        self.spatialIndex = spatialIndex
-    }
-}
-
 /// The fixed timestep (`timestep` in the scenario file).
 public struct TimestepSettings: Sendable, Equatable {
     /// Physics steps per simulated second. Default 120.
@@ -167,29 +100,6 @@ public struct WallSettings: Sendable, Equatable {
     /// Creates wall settings with the scenario defaults: walls on, radius 1, friction 0.8, elasticity 0.3.
     public init(box: Bool = true, radius: Double = 1, friction: Double = 0.8, elasticity: Double = 0.3) {
         self.box = box
-        self.radius = radius
-        self.friction = friction
-        self.elasticity = elasticity
-    }
-}
-
-/// One static segment (a wall, a ramp, a shelf).
-public struct SegmentSpec: Sendable, Equatable {
-    /// One end, world coordinates.
-    public var from: Vec2
-    /// The other end, world coordinates; never equal to `from`.
-    public var to: Vec2
-    /// Half thickness in world units. Default 1.
-    public var radius: Double
-    /// `cpShapeSetFriction`. Default 0.8.
-    public var friction: Double
-    /// `cpShapeSetElasticity`. Default 0.3.
-    public var elasticity: Double
-
-    /// Creates a segment on the space's static body (`cpSegmentShapeNew`), with the scenario defaults.
-    public init(from: Vec2, to: Vec2, radius: Double = 1, friction: Double = 0.8, elasticity: Double = 0.3) {
-        self.from = from
-        self.to = to
         self.radius = radius
         self.friction = friction
         self.elasticity = elasticity
@@ -259,5 +169,31 @@ public struct TiltSettings: Sendable, Equatable {
     /// Equal when file, orientation and g are equal; `fileDeclaration` is ignored.
     public static func == (a: TiltSettings, b: TiltSettings) -> Bool {
         a.file == b.file && a.orientation == b.orientation && a.g == b.g
+    }
+}
+
+extension CrateSpec {
+    /// The engine's definition of this crate: a body built the crate way (`BodyDefinition.Build.crate`).
+    public var definition: BodyDefinition {
+        BodyDefinition(crate: id, position: position, size: size, angle: angle, mass: mass, friction: friction,
+                       elasticity: elasticity, velocity: velocity, angularVelocity: angularVelocity)
+    }
+}
+
+extension Scenario {
+    /// Every body as the engine builds it, in trace order: the crates, then `bodies`.
+    public var bodyDefinitions: [BodyDefinition] { crates.map(\.definition) + bodies.map(\.definition) }
+
+    /// What `World` is built from: the space settings, `allSegments`, `bodyDefinitions`,
+    /// the joints and the step length.
+    public var worldDefinition: WorldDefinition {
+        WorldDefinition(settings: world, segments: allSegments, bodies: bodyDefinitions, joints: joints, dt: timestep.dt)
+    }
+}
+
+extension World {
+    /// Builds the world of a validated scenario (`Scenario.worldDefinition`).
+    public convenience init(scenario: Scenario) {
+        self.init(definition: scenario.worldDefinition)
     }
 }

@@ -281,24 +281,7 @@ enum ConvexPolygonCheck {
 extension BodySpec {
     /// The bounding box of the body's shapes in its own coordinates (radii included),
     /// as `(min, max)` corners.
-    public var localBounds: (min: Vec2, max: Vec2) {
-        var lo = Vec2(Double.infinity, Double.infinity), hi = Vec2(-Double.infinity, -Double.infinity)
-        func add(_ p: Vec2, _ r: Double) {
-            lo = Vec2(min(lo.x, p.x - r), min(lo.y, p.y - r))
-            hi = Vec2(max(hi.x, p.x + r), max(hi.y, p.y + r))
-        }
-        for shape in shapes {
-            switch shape.geometry {
-            case .circle(let radius, let offset): add(offset, radius)
-            case .box(let size, let radius):
-                add(Vec2(-size.x / 2, -size.y / 2), radius)
-                add(Vec2(size.x / 2, size.y / 2), radius)
-            case .polygon(let vertices, let radius): for p in vertices { add(p, radius) }
-            case .segment(let from, let to, let radius): add(from, radius); add(to, radius)
-            }
-        }
-        return (lo, hi)
-    }
+    public var localBounds: (min: Vec2, max: Vec2) { ShapeSpec.bounds(of: shapes) }
 
     /// The width and height of `localBounds` (the trace header's `sizes` entry for a body).
     public var localSize: Vec2 {
@@ -311,26 +294,7 @@ extension BodySpec {
     var reach: Double { reach(around: .zero) }
 
     /// The distance from `centre` (in the body's coordinates) to the farthest point of its shapes.
-    func reach(around centre: Vec2) -> Double {
-        func length(_ q: Vec2) -> Double {
-            let p = q - centre
-            return (p.x * p.x + p.y * p.y).squareRoot()
-        }
-        var farthest = 0.0
-        for shape in shapes {
-            switch shape.geometry {
-            case .circle(let radius, let offset): farthest = max(farthest, length(offset) + radius)
-            case .box(let size, let radius):
-                for corner in [Vec2(size.x / 2, size.y / 2), Vec2(-size.x / 2, size.y / 2), Vec2(size.x / 2, -size.y / 2),
-                               Vec2(-size.x / 2, -size.y / 2)] {
-                    farthest = max(farthest, length(corner) + radius)
-                }
-            case .polygon(let vertices, let radius): for p in vertices { farthest = max(farthest, length(p) + radius) }
-            case .segment(let from, let to, let radius): farthest = max(farthest, length(from) + radius, length(to) + radius)
-            }
-        }
-        return farthest
-    }
+    func reach(around centre: Vec2) -> Double { ShapeSpec.reach(of: shapes, around: centre) }
 }
 
 #if canImport(Glibc)

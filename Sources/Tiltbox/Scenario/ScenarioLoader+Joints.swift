@@ -59,29 +59,13 @@ extension ScenarioLimits {
 /// bodies have at creation (as pymunk's `PivotJoint(a, b, pivot)` does); `anchorA` and
 /// `anchorB` go to `cpPivotJointNew2` as given.
 extension ScenarioLoader {
-    /// The joint kinds, in documentation order.
-    static let jointKinds = ["pin", "pivot", "slide", "groove", "dampedSpring", "dampedRotarySpring",
-                             "rotaryLimit", "ratchet", "gear", "simpleMotor"]
+    /// The joint kinds' scenario keys, in documentation order.
+    static let jointKinds = JointKind.allCases.map(\.rawValue)
     /// Keys every joint takes.
     static let jointCommonKeys = ["a", "b", "maxForce", "errorBias", "maxBias", "collideBodies"]
 
     /// The keys of a joint of `kind`, its own parameters first.
-    static func jointKeys(_ kind: String) -> [String] {
-        let own: [String]
-        switch kind {
-        case "pin": own = ["anchorA", "anchorB"]
-        case "pivot": own = ["anchor", "anchorA", "anchorB"]
-        case "slide": own = ["anchorA", "anchorB", "min", "max"]
-        case "groove": own = ["grooveA", "grooveB", "anchorB"]
-        case "dampedSpring": own = ["anchorA", "anchorB", "restLength", "stiffness", "damping"]
-        case "dampedRotarySpring": own = ["restAngle", "stiffness", "damping"]
-        case "rotaryLimit": own = ["min", "max"]
-        case "ratchet": own = ["phase", "ratchet"]
-        case "gear": own = ["phase", "ratio"]
-        default: own = ["rate"] // simpleMotor
-        }
-        return own + jointCommonKeys
-    }
+    static func jointKeys(_ kind: JointKind) -> [String] { kind.keys + jointCommonKeys }
 
     /// What a joint may hold: each crate's and body's pose at creation and whether
     /// Chipmunk moves it (dynamic), by id.
@@ -104,24 +88,27 @@ extension ScenarioLoader {
         /// Every id, crates then bodies, for "did you mean".
         private(set) var ids: [String] = []
 
-        init(crates: [CrateSpec], bodies: [BodySpec]) {
-            byID.reserveCapacity(crates.count + bodies.count)
-            for crate in crates {
-                let gyration = (crate.size.x * crate.size.x + crate.size.y * crate.size.y) / 12
-                byID[crate.id] = Target(position: crate.position, angle: crate.angle, type: .dynamic,
-                                        gyration: gyration, inverseMass: 1 / crate.mass,
-                                        inverseMoment: 1 / (crate.mass * gyration))
-                ids.append(crate.id)
-            }
+        /// `bodies` in trace order (crates, then `bodies`): ids and poses as given, masses and
+        /// moments as Chipmunk will have them.
+        init(bodies: [BodyDefinition]) {
+            byID.reserveCapacity(bodies.count)
             for body in bodies {
                 var target = Target(position: body.position, angle: body.angle, type: body.type)
-                if body.type == .dynamic {
+                switch body.build {
+                case .crate(let mass, let size):
+                    let gyration = (size.x * size.x + size.y * size.y) / 12
+                    target.gyration = gyration
+                    target.inverseMass = 1 / mass
+                    target.inverseMoment = 1 / (mass * gyration)
+                case .fromShapes where body.type == .dynamic:
                     // Validated by the bodies' reader: positive mass and moment.
-                    let properties = body.massProperties
+                    let properties = ShapeSpec.massProperties(of: body.shapes)
                     target.gyration = properties.moment / properties.mass
                     target.centreOfGravity = properties.centreOfGravity
                     target.inverseMass = 1 / properties.mass
                     target.inverseMoment = 1 / properties.moment
+                case .fromShapes:
+                    break // kinematic or static: infinite mass
                 }
                 byID[body.id] = target
                 ids.append(body.id)
@@ -144,7 +131,7 @@ extension ScenarioLoader {
                            dt: Double) throws(InputError) -> [JointSpec] {
         let nodes = try top.array("joints", maxCount: limits.maxJoints)
         guard !nodes.isEmpty else { return [] }
-        let targets = JointTargets(crates: crates, bodies: bodies)
+        let targets = JointTargets(bodies: crates.map(\.definition) + bodies.map(\.definition))
         var joints: [JointSpec] = []
         joints.reserveCapacity(nodes.count)
         for (index, node) in nodes.enumerated() {
@@ -163,17 +150,21 @@ extension ScenarioLoader {
             throw reader.error(at: node, path, "a joint is an object with exactly one key naming its kind "
                                + "(\(jointKinds.joined(separator: ", "))); got \(got)")
         }
-        let kindName = member.key
-        let object = try reader.object(member.node, FieldReader.member(path, kindName), keys: jointKeys(kindName))
+        guard let kindName = JointKind(rawValue: member.key) else {
+            // `reader.object(_:_:keys:)` has refused every other key already.
+            throw reader.error(at: node, path, "a joint is an object with exactly one key naming its kind "
+                               + "(\(jointKinds.joined(separator: ", "))); got \"\(member.key)\"")
+        }
+        let object = try reader.object(member.node, FieldReader.member(path, kindName.rawValue), keys: jointKeys(kindName))
 
         let a = try jointBody(object, "a", targets: targets)
         let b = try jointBody(object, "b", targets: targets)
         try checkEnds(a, b, object: object, targets: targets)
 
-        let kind = try jointKind(kindName, object, a: a, b: b, targets: targets)
-        try checkSpringStep(kind, object, a: targets[a], b: targets[b], dt: dt)
+        let parameters = try jointParameters(kindName, object, a: a, b: b, targets: targets)
+        try checkSpringStep(parameters, object, a: targets[a], b: targets[b], dt: dt)
         return try JointSpec(
-            kind: kind, a: a, b: b,
+            parameters: parameters, a: a, b: b,
             maxForce: object.optionalNumber("maxForce", .nonNegative(max: limits.maxJointForce)),
             errorBias: object.optionalNumber("errorBias", .closed(0, 1)),
             maxBias: object.optionalNumber("maxBias", .nonNegative(max: limits.maxJointForce)),
@@ -220,20 +211,20 @@ extension ScenarioLoader {
 
     // MARK: - Parameters
 
-    private static func jointKind(_ name: String, _ object: ObjectReader, a: JointBody, b: JointBody,
-                                  targets: JointTargets) throws(InputError) -> JointKind {
+    private static func jointParameters(_ kind: JointKind, _ object: ObjectReader, a: JointBody, b: JointBody,
+                                        targets: JointTargets) throws(InputError) -> JointParameters {
         let point = Bounds.magnitude(limits.maxCoordinate)
         let angle = Bounds.magnitude(limits.maxAngle)
         let spring = Bounds.nonNegative(max: limits.maxSpringConstant)
-        switch name {
-        case "pin":
+        switch kind {
+        case .pin:
             let anchorA = try object.vec2("anchorA", default: nil, point)
             let anchorB = try object.vec2("anchorB", default: nil, point)
             try checkReach(object, "anchorA", anchorA, on: targets[a])
             try checkReach(object, "anchorB", anchorB, on: targets[b])
             try checkPinLength(object, anchorA: anchorA, anchorB: anchorB, a: targets[a], b: targets[b])
             return .pin(anchorA: anchorA, anchorB: anchorB)
-        case "pivot":
+        case .pivot:
             let anchors = try pivotAnchors(object, point)
             switch anchors {
             case .world(let anchor):
@@ -246,7 +237,7 @@ extension ScenarioLoader {
                 try checkReach(object, "anchorB", anchorB, on: targets[b])
             }
             return .pivot(anchors)
-        case "slide":
+        case .slide:
             let min = try object.number("min", default: nil, .nonNegative(max: limits.maxCoordinate))
             let max = try object.number("max", default: nil, .nonNegative(max: limits.maxCoordinate))
             try checkOrder(object, min: min, max: max)
@@ -255,7 +246,7 @@ extension ScenarioLoader {
             try checkReach(object, "anchorA", anchorA, on: targets[a])
             try checkReach(object, "anchorB", anchorB, on: targets[b])
             return .slide(anchorA: anchorA, anchorB: anchorB, min: min, max: max)
-        case "groove":
+        case .groove:
             let grooveA = try object.vec2("grooveA", default: nil, point)
             let grooveB = try object.vec2("grooveB", default: nil, point)
             let scale = Swift.max(1, abs(grooveA.x), abs(grooveA.y), abs(grooveB.x), abs(grooveB.y))
@@ -268,7 +259,7 @@ extension ScenarioLoader {
             try checkReach(object, "grooveB", grooveB, on: targets[a])
             try checkReach(object, "anchorB", anchorB, on: targets[b])
             return .groove(grooveA: grooveA, grooveB: grooveB, anchorB: anchorB)
-        case "dampedSpring":
+        case .dampedSpring:
             let anchorA = try object.vec2("anchorA", default: nil, point)
             let anchorB = try object.vec2("anchorB", default: nil, point)
             try checkReach(object, "anchorA", anchorA, on: targets[a])
@@ -278,16 +269,16 @@ extension ScenarioLoader {
                 restLength: object.number("restLength", default: nil, .nonNegative(max: limits.maxCoordinate)),
                 stiffness: object.number("stiffness", default: nil, spring),
                 damping: object.number("damping", default: nil, spring))
-        case "dampedRotarySpring":
+        case .dampedRotarySpring:
             return try .dampedRotarySpring(restAngle: object.number("restAngle", default: nil, angle),
                                            stiffness: object.number("stiffness", default: nil, spring),
                                            damping: object.number("damping", default: nil, spring))
-        case "rotaryLimit":
+        case .rotaryLimit:
             let min = try object.number("min", default: nil, angle)
             let max = try object.number("max", default: nil, angle)
             try checkOrder(object, min: min, max: max)
             return .rotaryLimit(min: min, max: max)
-        case "ratchet":
+        case .ratchet:
             let phase = try object.number("phase", default: nil, angle)
             let ratchet = try object.number("ratchet", default: nil, angle)
             if abs(ratchet) < limits.minRatchet, let node = object["ratchet"] {
@@ -296,7 +287,7 @@ extension ScenarioLoader {
                     + "Chipmunk divides the relative angle by it")
             }
             return .ratchet(phase: phase, ratchet: ratchet)
-        case "gear":
+        case .gear:
             let phase = try object.number("phase", default: nil, angle)
             let ratio = try object.number("ratio", default: nil, .magnitude(limits.maxGearRatio))
             if abs(ratio) < limits.minGearRatio, let node = object["ratio"] {
@@ -305,7 +296,7 @@ extension ScenarioLoader {
                     + "Chipmunk divides by it")
             }
             return .gear(phase: phase, ratio: ratio)
-        default: // simpleMotor
+        case .simpleMotor:
             return try .simpleMotor(rate: object.number("rate", default: nil, .magnitude(limits.maxAngularVelocity)))
         }
     }
@@ -346,7 +337,7 @@ extension ScenarioLoader {
     /// `k` from the bodies' masses and moments; blamed on `stiffness`. `damping` needs no such
     /// bound: Chipmunk applies it implicitly (`1 − exp(−damping·dt·k)` of the relative velocity
     /// removed per step, never more than all of it).
-    private static func checkSpringStep(_ kind: JointKind, _ object: ObjectReader, a: JointTargets.Target,
+    private static func checkSpringStep(_ kind: JointParameters, _ object: ObjectReader, a: JointTargets.Target,
                                         b: JointTargets.Target, dt: Double) throws(InputError) {
         func squaredLength(_ p: Vec2) -> Double { p.x * p.x + p.y * p.y }
         let stiffness: Double, k: Double
@@ -359,7 +350,7 @@ extension ScenarioLoader {
         case .dampedRotarySpring(_, let springStiffness, _):
             stiffness = springStiffness
             k = a.inverseMoment + b.inverseMoment
-        default:
+        case .pin, .pivot, .slide, .groove, .rotaryLimit, .ratchet, .gear, .simpleMotor:
             return
         }
         let factor = stiffness * dt * dt * k

@@ -550,8 +550,7 @@ public enum ScenarioLoader {
     private static func checkPersistence(_ scenario: Scenario, worldObject: ObjectReader) throws(InputError) {
         guard let persistence = scenario.world.collisionPersistence, persistence > 3,
               let node = worldObject["collisionPersistence"] else { return }
-        let shapes = scenario.crates.count
-            + scenario.bodies.reduce(0) { $0 + ($1.type == .dynamic ? $1.shapes.count : 0) }
+        let shapes = scenario.bodyDefinitions.reduce(0) { $0 + ($1.type == .dynamic ? $1.shapes.count : 0) }
         guard persistence * shapes > limits.maxPersistentShapeSteps else { return }
         throw worldObject.reader.error(at: node, worldObject.path("collisionPersistence"),
             "\(persistence) steps × \(shapes) dynamic shapes = \(persistence * shapes), more than "
@@ -576,11 +575,8 @@ public enum ScenarioLoader {
             consider(Swift.max(abs(segment.from.x), abs(segment.from.y), abs(segment.to.x), abs(segment.to.y))
                      + segment.radius, "a segment")
         }
-        for crate in scenario.crates {
-            consider(Swift.max(abs(crate.position.x), abs(crate.position.y)) + crate.size.length / 2, "crate \"\(crate.id)\"")
-        }
-        for body in scenario.bodies {
-            consider(Swift.max(abs(body.position.x), abs(body.position.y)) + body.reach, "body \"\(body.id)\"")
+        for body in scenario.bodyDefinitions {
+            consider(Swift.max(abs(body.position.x), abs(body.position.y)) + body.reach, "\(body.kind) \"\(body.id)\"")
         }
         guard farthest.0 > limit else { return }
         let hash = worldObject["spatialIndex"]?["hash"]
@@ -611,12 +607,9 @@ public enum ScenarioLoader {
             consider(cells(abs(segment.to.x - segment.from.x) + 2 * segment.radius,
                            abs(segment.to.y - segment.from.y) + 2 * segment.radius), "a segment")
         }
-        for crate in scenario.crates {
-            // Any rotation fits in a square as wide as the diagonal.
-            consider(cells(crate.size.length, crate.size.length), "crate \"\(crate.id)\"")
-        }
-        for body in scenario.bodies {
-            consider(cells(2 * body.reach, 2 * body.reach), "body \"\(body.id)\"")
+        for body in scenario.bodyDefinitions {
+            // Any rotation fits in a square of side twice the reach (a crate's diagonal).
+            consider(cells(2 * body.reach, 2 * body.reach), "\(body.kind) \"\(body.id)\"")
         }
         if worst == nil, total > Double(limits.maxHashCellsTotal) {
             worst = (total, "all shapes together")

@@ -12,31 +12,8 @@
 ///   `[0,0]` for joints without anchors, and `"groove":[[x,y],[x,y]]` (body a's
 ///   coordinates) for a groove joint.
 extension TraceHeader {
-    /// A joint as a renderer draws it: a thin line between its two anchors.
-    public struct JointOutline: Hashable, Sendable {
-        /// The joint's scenario key, such as `pin` or `simpleMotor`.
-        public var kind: String
-        /// Body ids from the header's `bodies`, or `"static"` for the world.
-        public var a: String
-        /// The second body's id, or `"static"` for the world.
-        public var b: String
-        /// In body a's coordinates (world coordinates when `a` is `"static"`).
-        public var anchorA: Vec2
-        /// In body b's coordinates (world coordinates when `b` is `"static"`).
-        public var anchorB: Vec2
-        /// A groove joint's groove, in body a's coordinates.
-        public var groove: [Vec2]?
-
-        /// Creates an outline; anchors default to `[0,0]`, as written for joints without anchors.
-        public init(kind: String, a: String, b: String, anchorA: Vec2 = .zero, anchorB: Vec2 = .zero, groove: [Vec2]? = nil) {
-            self.kind = kind
-            self.a = a
-            self.b = b
-            self.anchorA = anchorA
-            self.anchorB = anchorB
-            self.groove = groove
-        }
-    }
+    /// A joint as a renderer draws it (the engine's `JointOutline`).
+    public typealias JointOutline = Tiltbox.JointOutline
 
     /// Appends `types`, `shapes` and `joints` when present (called by `append(to:)`).
     func appendBodyOutlines(to out: inout JSONLineBuffer) {

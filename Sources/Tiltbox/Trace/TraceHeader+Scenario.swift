@@ -1,5 +1,5 @@
 extension TraceHeader {
-    /// The header of a trace of `scenario`: body ids in crate order, the step length,
+    /// The header of a trace of `scenario`: body ids in trace order (`Scenario.bodyDefinitions`), the step length,
     /// the broad phase, what a renderer needs to draw the world, the effective space
     /// settings (`space`, read back from the run's own world, or when `nil` from a space
     /// set up exactly as `World` sets up its own), and the self-describing keys: this
@@ -9,37 +9,35 @@ extension TraceHeader {
     /// `joints` key, so its trace is what it was before joints existed.
     public init(scenario: Scenario, every: Int, duration: Double, tilt: String? = nil, space: SpaceSettings? = nil,
                 jointOutlines: [JointOutline]? = nil, source: Source? = nil) {
+        let bodies = scenario.bodyDefinitions
         self.init(
             scenario: scenario.name,
             spatialIndex: scenario.world.spatialIndex.traceName,
             dt: scenario.timestep.dt,
             every: every,
-            bodies: scenario.crates.map(\.id) + scenario.bodies.map(\.id),
+            bodies: bodies.map(\.id),
             worldSize: scenario.world.size,
             segments: scenario.allSegments.map { Segment(from: $0.from, to: $0.to, radius: $0.radius) },
-            sizes: scenario.crates.map(\.size) + scenario.bodies.map(\.localSize),
+            sizes: bodies.map(\.localSize),
             hz: scenario.timestep.hz,
             duration: duration,
             tilt: tilt,
-            masses: scenario.crates.map(\.mass) + scenario.bodies.map(Self.headerMass),
+            masses: bodies.map(Self.headerMass),
             space: space ?? SpaceSettings.effective(for: scenario.world),
             tiltbox: TiltboxVersion.current,
             source: source,
             platform: .current)
         if !scenario.joints.isEmpty { joints = jointOutlines ?? World(scenario: scenario).jointOutlines }
         if !scenario.bodies.isEmpty || !scenario.joints.isEmpty {
-            types = Array(repeating: .dynamic, count: scenario.crates.count) + scenario.bodies.map(\.type)
-            shapes = scenario.crates.map { [ShapeGeometry.box(size: $0.size, radius: 0)] }
-                + scenario.bodies.map { $0.shapes.map(\.geometry) }
+            types = bodies.map(\.type)
+            shapes = bodies.map { $0.shapes.map(\.geometry) }
         }
     }
 
-    /// A body's `masses` entry: its mass as Chipmunk accumulates it from its shapes, for a
-    /// dynamic body; 0 for kinematic and static bodies, whose mass is infinite to Chipmunk
-    /// (JSON has no infinity).
-    static func headerMass(_ body: BodySpec) -> Double {
-        guard body.type == .dynamic else { return 0 }
-        return body.massProperties.mass
+    /// A body's `masses` entry: its mass (`BodyDefinition.mass`) for a dynamic body; 0 for
+    /// kinematic and static bodies, whose mass is infinite to Chipmunk (JSON has no infinity).
+    static func headerMass(_ body: BodyDefinition) -> Double {
+        body.type == .dynamic ? body.mass : 0
     }
 }
 

@@ -85,10 +85,6 @@ import Foundation
                                overrides: scenarioOverrides)
     }
 
-    /// How notes name the fields of `TraceHeader.Platform`.
-    private static let platformFieldNames = ["arch": "architecture", "os": "operating system", "libc": "C library",
-                                             "chipmunkSHA256": "Chipmunk library", "fma": "FMA"]
-
     private static func requireRecorded(_ path: String, key: String, what: String, tracePath: String) throws(InputError) {
         guard !FileManager.default.fileExists(atPath: path) else { return }
         throw InputError(file: tracePath, path: key, reason: "the \(what) the reference was recorded from, \(path), "
@@ -144,7 +140,7 @@ import Foundation
         if let recorded = reference.platform {
             let differences = recorded.differences(from: platform)
             if !differences.isEmpty {
-                let names = differences.map { Self.platformFieldNames[$0] ?? $0 }
+                let names = differences.map(TraceHeader.Platform.label(ofKey:))
                 notes.append("the reference was recorded on another platform (\(names.joined(separator: ", ")) "
                              + (names.count == 1 ? "differs" : "differ") + "; "
                              + "reference: \(recorded.summary); this run: \(platform.summary)): bit-identical results are not "

@@ -95,4 +95,11 @@ import Testing
                     == ["architecture", "Chipmunk library", "FMA"])
         #expect(TraceHeader.Platform.label(ofKey: "cpu") == "cpu")
     }
+
+    @Test func messagesNameKeysFromTheTable() {
+        #expect(TraceHeader.keyName(of: \.records) == "records")
+        #expect(TraceHeader.keyName(of: \.worldSize) == "world")
+        #expect(TraceHeader.Source.fieldPath(of: \.tilt) == "source.tilt")
+        #expect(TraceHeader.Source.fieldPath(of: \.overrides) == "source.overrides")
+    }
 }

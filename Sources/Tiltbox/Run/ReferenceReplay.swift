@@ -52,7 +52,7 @@ import Foundation
             do {
                 recorded.append(try ScenarioOverride(path: override.path, json: override.json))
             } catch {
-                throw InputError(file: tracePath, path: "source.overrides", reason: error.description)
+                throw InputError(file: tracePath, path: TraceHeader.Source.fieldPath(of: \.overrides), reason: error.description)
             }
         }
         let scenarioOverrides = ScenarioOverride.merged(recorded, overrides.set)
@@ -67,7 +67,7 @@ import Foundation
         }
         let scenario: Scenario
         if let resolvedScenario {
-            if scenarioPath == nil { try requireRecorded(resolvedScenario, key: "source.scenario", what: "scenario", tracePath: tracePath) }
+            if scenarioPath == nil { try requireRecorded(resolvedScenario, key: TraceHeader.Source.fieldPath(of: \.scenario), what: "scenario", tracePath: tracePath) }
             scenario = try ScenarioLoader.load(path: resolvedScenario, overrides: scenarioOverrides)
         } else {
             scenario = try BuiltInScenario.load(overrides: scenarioOverrides)
@@ -78,7 +78,7 @@ import Foundation
                                  convention: overrides.convention ?? source?.convention)
         if overrides.tilt == nil, let recorded = source?.tilt {
             let path = TraceHeader.Source.resolvedPath(recorded, forTrace: tracePath)
-            try requireRecorded(path, key: "source.tilt", what: "tilt input", tracePath: tracePath)
+            try requireRecorded(path, key: TraceHeader.Source.fieldPath(of: \.tilt), what: "tilt input", tracePath: tracePath)
             input.file = path
         }
         return ReferenceReplay(scenarioPath: resolvedScenario, scenario: scenario, input: input, reference: reference,

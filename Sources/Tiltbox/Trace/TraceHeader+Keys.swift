@@ -36,6 +36,12 @@ extension TraceHeader {
         .optional("platform", \.platform, .object(Platform.keys, empty: .unknown)),
     ]
 
+    /// The name of the header line's key that holds `field` (`records` for `\.records`), for
+    /// messages that name a key.
+    static func keyName(of field: PartialKeyPath<TraceHeader>) -> String {
+        TraceHeaderKey.name(of: field, in: keys)
+    }
+
     /// Appends the header line, newline included. Numbers must be finite.
     func append(to out: inout JSONLineBuffer) {
         TraceHeaderKey.writeObject(self, Self.keys, to: &out)
@@ -100,6 +106,11 @@ extension TraceHeader.Source {
         .nullable("convention", \.convention, .choice),
         .defaulted("overrides", \.overrides, .overrides),
     ]
+
+    /// The field path in errors of the `source` key that holds `field`, such as `source.tilt`.
+    static func fieldPath(of field: PartialKeyPath<TraceHeader.Source>) -> String {
+        FieldReader.member(TraceHeader.keyName(of: \.source), TraceHeaderKey.name(of: field, in: keys))
+    }
 }
 
 extension TraceHeader.Platform {

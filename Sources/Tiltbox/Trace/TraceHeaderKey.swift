@@ -9,6 +9,8 @@
 struct TraceHeaderKey<Owner>: Sendable {
     /// The JSON key.
     let name: String
+    /// The owner's field the key holds (`\TraceHeader.Source.tilt` for `source.tilt`).
+    let field: AnyKeyPath & Sendable
     /// What notes for people call the value, such as `Chipmunk library` for `chipmunkSHA256`.
     private(set) var label: String?
     /// Whether a reader refuses an unknown key one or two edits from this one as a misspelling.
@@ -35,6 +37,14 @@ struct TraceHeaderKey<Owner>: Sendable {
         return key
     }
 
+    /// The name of the key of `keys` that holds `field`; a field no key holds is a programmer error.
+    static func name(of field: PartialKeyPath<Owner>, in keys: [Self]) -> String {
+        guard let key = keys.first(where: { $0.field as AnyKeyPath == field }) else {
+            preconditionFailure("no header key holds \(field)")
+        }
+        return key.name
+    }
+
     /// The value as written (without the key), or `nil` when `owner` leaves the key out.
     func text(of owner: Owner) -> [UInt8]? {
         guard isWritten(owner) else { return nil }
@@ -50,7 +60,7 @@ extension TraceHeaderKey {
     /// A key every object has: always written; an object without it is refused (`missing "name"`).
     static func required<V>(_ name: String, _ field: WritableKeyPath<Owner, V> & Sendable,
                             _ value: TraceHeaderValue<V>) -> Self {
-        Self(name: name, isWritten: { _ in true }, writeValue: { owner, out in value.write(owner[keyPath: field], &out) },
+        Self(name: name, field: field, isWritten: { _ in true }, writeValue: { owner, out in value.write(owner[keyPath: field], &out) },
              read: { node, object, path, lines, owner throws(InputError) in
                  guard let node else { throw lines.error(at: object, reason: "missing \"\(name)\"") }
                  if let read = try value.read(node, path, lines) { owner[keyPath: field] = read }
@@ -68,7 +78,7 @@ extension TraceHeaderKey {
     /// list with one entry per body of the header's `bodies`.
     static func optional<V>(_ name: String, _ field: WritableKeyPath<Owner, V?> & Sendable,
                             _ value: @escaping @Sendable (Owner) -> TraceHeaderValue<V>) -> Self {
-        Self(name: name, isWritten: { $0[keyPath: field] != nil },
+        Self(name: name, field: field, isWritten: { $0[keyPath: field] != nil },
              writeValue: { owner, out in
                  if let set = owner[keyPath: field] { value(owner).write(set, &out) }
              },
@@ -82,7 +92,7 @@ extension TraceHeaderKey {
     /// `writesNull` always (`null` when not set).
     static func nullable<V>(_ name: String, _ field: WritableKeyPath<Owner, V?> & Sendable,
                             _ value: TraceHeaderValue<V>, writesNull: Bool = false) -> Self {
-        Self(name: name, isWritten: { writesNull || $0[keyPath: field] != nil },
+        Self(name: name, field: field, isWritten: { writesNull || $0[keyPath: field] != nil },
              writeValue: { owner, out in
                  if let set = owner[keyPath: field] { value.write(set, &out) } else { out.append("null") }
              },
@@ -98,7 +108,7 @@ extension TraceHeaderKey {
     static func defaulted<V: Equatable & Sendable>(_ name: String, _ field: WritableKeyPath<Owner, V> & Sendable,
                                         _ value: TraceHeaderValue<V>, omittedWhen omitted: V? = nil,
                                         nullIsDefault: Bool = false) -> Self {
-        Self(name: name, isWritten: { omitted == nil || $0[keyPath: field] != omitted },
+        Self(name: name, field: field, isWritten: { omitted == nil || $0[keyPath: field] != omitted },
              writeValue: { owner, out in value.write(owner[keyPath: field], &out) },
              read: { node, _, path, lines, owner throws(InputError) in
                  guard let node, !(nullIsDefault && node.isNull) else { return }

@@ -11,6 +11,9 @@
 ///   for the world, each anchor in its body's coordinates (the world's for `"static"`),
 ///   `[0,0]` for joints without anchors, and `"groove":[[x,y],[x,y]]` (body a's
 ///   coordinates) for a groove joint.
+///
+/// The keys are declared with the header's others in TraceHeader+Keys.swift; this file holds
+/// the joint outline, and how a shape is written and read.
 extension TraceHeader {
     /// A joint as a renderer draws it: a thin line between its two anchors.
     public struct JointOutline: Hashable, Sendable {

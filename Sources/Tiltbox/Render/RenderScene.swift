@@ -47,7 +47,7 @@
     public init(trace: Trace, file: String) throws(InputError) {
         let header = trace.header
         guard header.records == .states else {
-            throw InputError(file: file, path: "records",
+            throw InputError(file: file, path: TraceHeader.keyName(of: \.records),
                              reason: "a hash trace (run --hashes) holds no states to draw; record one with 'tiltbox run ... --trace FILE' without --hashes")
         }
         let fields = header.fields
@@ -81,7 +81,7 @@
         } else {
             sizes = Array(repeating: Self.defaultCrateSize, count: header.bodies.count)
             if !header.bodies.isEmpty {
-                notes.append("the trace has no crate sizes (header key \"sizes\"); drawing every crate 32×32")
+                notes.append("the trace has no crate sizes (header key \"\(TraceHeader.keyName(of: \.sizes))\"); drawing every crate 32×32")
             }
         }
         masses = header.masses?.count == header.bodies.count ? header.masses : nil

@@ -57,7 +57,7 @@ import Foundation
             do {
                 recorded.append(try ScenarioOverride(path: override.path, json: override.json))
             } catch {
-                throw InputError(file: tracePath, path: "source.overrides", reason: error.description)
+                throw InputError(file: tracePath, path: TraceHeader.Source.fieldPath(of: \.overrides), reason: error.description)
             }
         }
         let scenarioOverrides = ScenarioOverride.merged(recorded, overrides.set)
@@ -71,7 +71,7 @@ import Foundation
                              + "an older tiltbox): name it, as in 'tiltbox verify SCENARIO --against \(tracePath)'")
         }
         if let resolvedScenario, scenarioPath == nil {
-            try requireRecorded(resolvedScenario, key: "source.scenario", what: "scenario", tracePath: tracePath)
+            try requireRecorded(resolvedScenario, key: TraceHeader.Source.fieldPath(of: \.scenario), what: "scenario", tracePath: tracePath)
         }
         var plan = try RunPlan.load(scenarioPath: resolvedScenario, overrides: scenarioOverrides)
         var input = GravityInput(file: overrides.tilt, orientation: overrides.orientation ?? source?.orientation,
@@ -80,16 +80,12 @@ import Foundation
                                  convention: overrides.convention ?? source?.convention)
         if overrides.tilt == nil, let recorded = source?.tilt {
             let path = TraceHeader.Source.resolvedPath(recorded, forTrace: tracePath)
-            try requireRecorded(path, key: "source.tilt", what: "tilt input", tracePath: tracePath)
+            try requireRecorded(path, key: TraceHeader.Source.fieldPath(of: \.tilt), what: "tilt input", tracePath: tracePath)
             input.file = path
         }
         plan.gravity = input
         return ReferenceReplay(plan: plan, reference: reference)
     }
-
-    /// How notes name the fields of `TraceHeader.Platform`.
-    private static let platformFieldNames = ["arch": "architecture", "os": "operating system", "libc": "C library",
-                                             "chipmunkSHA256": "Chipmunk library", "fma": "FMA"]
 
     private static func requireRecorded(_ path: String, key: String, what: String, tracePath: String) throws(InputError) {
         guard !FileManager.default.fileExists(atPath: path) else { return }
@@ -147,7 +143,7 @@ import Foundation
         if let recorded = reference.platform {
             let differences = recorded.differences(from: platform)
             if !differences.isEmpty {
-                let names = differences.map { Self.platformFieldNames[$0] ?? $0 }
+                let names = differences.map(TraceHeader.Platform.label(ofKey:))
                 notes.append("the reference was recorded on another platform (\(names.joined(separator: ", ")) "
                              + (names.count == 1 ? "differs" : "differ") + "; "
                              + "reference: \(recorded.summary); this run: \(platform.summary)): bit-identical results are not "

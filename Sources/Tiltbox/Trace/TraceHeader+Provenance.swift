@@ -105,18 +105,6 @@ extension TraceHeader {
             self.fma = fma
         }
 
-        /// The names of the fields where `other` differs from this one, in header order
-        /// (`arch`, `os`, `libc`, `chipmunkSHA256`, `fma`); empty when they agree.
-        public func differences(from other: Platform) -> [String] {
-            var names: [String] = []
-            if arch != other.arch { names.append("arch") }
-            if os != other.os { names.append("os") }
-            if libc != other.libc { names.append("libc") }
-            if chipmunkSHA256 != other.chipmunkSHA256 { names.append("chipmunkSHA256") }
-            if fma != other.fma { names.append("fma") }
-            return names
-        }
-
         /// One line for people: `aarch64 linux, glibc 2.36, FMA, Chipmunk 1a2b3c4d…`.
         public var summary: String {
             var text = "\(arch) \(os), \(libc)"
@@ -125,161 +113,54 @@ extension TraceHeader {
             return text
         }
     }
+}
 
-    // MARK: - Writing
+// MARK: - Values of the provenance keys
 
-    /// Appends `,"tiltbox":…,"source":{…},"platform":{…}` for the keys that are set.
-    func appendProvenance(to out: inout JSONLineBuffer) {
-        if let tiltbox {
-            out.append(",\"tiltbox\":")
-            out.append(string: tiltbox)
-        }
-        if let source {
-            out.append(",\"source\":{\"scenario\":")
-            out.append(optionalString: source.scenario)
-            if let hash = source.scenarioSHA256 {
-                out.append(",\"scenarioSHA256\":")
-                out.append(string: hash)
-            }
-            out.append(",\"tilt\":")
-            out.append(optionalString: source.tilt)
-            if let hash = source.tiltSHA256 {
-                out.append(",\"tiltSHA256\":")
-                out.append(string: hash)
-            }
-            if let format = source.tiltFormat {
-                out.append(",\"tiltFormat\":")
-                out.append(string: format)
-            }
-            if let orientation = source.orientation {
-                out.append(",\"orientation\":")
-                out.append(string: orientation.rawValue)
-            }
-            if let interpolate = source.interpolate {
-                out.append(",\"interpolate\":")
-                out.append(string: interpolate.rawValue)
-            }
-            if let g = source.g {
-                out.append(",\"g\":")
-                out.append(number: g)
-            }
-            if let convention = source.convention {
-                out.append(",\"convention\":")
-                out.append(string: convention.rawValue)
-            }
-            out.append(",\"overrides\":{")
-            for (i, override) in source.overrides.enumerated() {
-                if i > 0 { out.append(",") }
-                out.append(string: override.path)
-                out.append(":")
-                out.append(raw: override.json)
-            }
-            out.append("}}")
-        }
-        if let platform {
-            out.append(",\"platform\":{\"arch\":")
-            out.append(string: platform.arch)
-            out.append(",\"os\":")
-            out.append(string: platform.os)
-            out.append(",\"libc\":")
-            out.append(string: platform.libc)
-            if let hash = platform.chipmunkSHA256 {
-                out.append(",\"chipmunkSHA256\":")
-                out.append(string: hash)
-            }
-            if let fma = platform.fma {
-                out.append(fma ? ",\"fma\":true" : ",\"fma\":false")
-            }
-            out.append("}")
-        }
-    }
-
-    // MARK: - Reading
-
-    /// Reads the `tiltbox`, `source` and `platform` keys of a header line, when present,
-    /// through `reader` (which locates errors at the header's line). Keys it does not know
-    /// (such as `space`) are left to others.
-    mutating func readProvenance(from header: JSONNode, reader: FieldReader) throws(InputError) {
-        let provenance = ProvenanceReader(reader: reader)
-        if let node = header["tiltbox"] { tiltbox = try reader.string(node, "tiltbox", allowEmpty: true) }
-        if let node = header["source"] { source = try provenance.source(node) }
-        if let node = header["platform"] { platform = try provenance.platform(node) }
+extension TraceHeaderValue where V == Double {
+    /// `source.g`: a positive, finite number.
+    static var positiveNumber: Self {
+        Self(write: { value, out in out.append(number: value) },
+             read: { node, path, lines throws(InputError) in
+                 guard let value = node.numberValue, value.isFinite, value > 0 else {
+                     throw lines.error(at: node, path: path, reason: "expected a positive number, got \(node.value.typeName)")
+                 }
+                 return value
+             })
     }
 }
 
-/// Typed reading of the provenance keys, with errors naming the key path, line and column.
-private struct ProvenanceReader {
-    static let sourceKeys = ["scenario", "scenarioSHA256", "tilt", "tiltSHA256", "tiltFormat", "orientation",
-                             "interpolate", "convention", "g", "overrides"]
-    static let platformKeys = ["arch", "os", "libc", "chipmunkSHA256", "fma"]
-
-    let reader: FieldReader
-
-    func object(_ node: JSONNode, _ path: String, keys: [String]) throws(InputError) {
-        guard node.objectMembers != nil else {
-            throw reader.error(at: node, path, "expected an object, got \(node.value.typeName)")
-        }
-        try reader.refuseMisspeltKeys(node, path, keys: keys)
+extension TraceHeaderValue where V == Bool {
+    /// `true` or `false`.
+    static var bool: Self {
+        Self(write: { value, out in out.append(value ? "true" : "false") },
+             read: { node, path, lines throws(InputError) in
+                 guard case .bool(let value) = node.value else {
+                     throw lines.error(at: node, path: path, reason: "expected true or false, got \(node.value.typeName)")
+                 }
+                 return value
+             })
     }
+}
 
-    func optionalString(_ parent: JSONNode, _ key: String, _ path: String) throws(InputError) -> String? {
-        guard let node = parent[key], !isNull(node) else { return nil }
-        return try reader.string(node, path + "." + key, allowEmpty: true)
-    }
-
-    func choice<T: RawRepresentable & CaseIterable>(_ parent: JSONNode, _ key: String, _ path: String) throws(InputError) -> T?
-        where T.RawValue == String
-    {
-        guard let node = parent[key], !isNull(node) else { return nil }
-        return try reader.enumeration(node, path + "." + key, as: T.self)
-    }
-
-    func source(_ node: JSONNode) throws(InputError) -> TraceHeader.Source {
-        try object(node, "source", keys: Self.sourceKeys)
-        var source = TraceHeader.Source(scenario: try optionalString(node, "scenario", "source"))
-        source.scenarioSHA256 = try optionalString(node, "scenarioSHA256", "source")
-        source.tilt = try optionalString(node, "tilt", "source")
-        source.tiltSHA256 = try optionalString(node, "tiltSHA256", "source")
-        source.tiltFormat = try optionalString(node, "tiltFormat", "source")
-        source.orientation = try choice(node, "orientation", "source")
-        source.interpolate = try choice(node, "interpolate", "source")
-        source.convention = try choice(node, "convention", "source")
-        if let g = node["g"], !isNull(g) {
-            guard let value = g.numberValue, value.isFinite, value > 0 else {
-                throw reader.error(at: g, "source.g", "expected a positive number, got \(g.value.typeName)")
-            }
-            source.g = value
-        }
-        if let overrides = node["overrides"] {
-            guard overrides.objectMembers != nil else {
-                throw reader.error(at: overrides, "source.overrides", "expected an object, got \(overrides.value.typeName)")
-            }
-            source.overrides = (overrides.objectMembers ?? []).map {
-                TraceHeader.Source.Override(path: $0.key, json: JSONText.of($0.node))
-            }
-        }
-        return source
-    }
-
-    func platform(_ node: JSONNode) throws(InputError) -> TraceHeader.Platform {
-        try object(node, "platform", keys: Self.platformKeys)
-        var fma: Bool?
-        if let fmaNode = node["fma"], !isNull(fmaNode) {
-            guard case .bool(let value) = fmaNode.value else {
-                throw reader.error(at: fmaNode, "platform.fma", "expected true or false, got \(fmaNode.value.typeName)")
-            }
-            fma = value
-        }
-        return TraceHeader.Platform(
-            arch: try optionalString(node, "arch", "platform") ?? "unknown",
-            os: try optionalString(node, "os", "platform") ?? "unknown",
-            libc: try optionalString(node, "libc", "platform") ?? "unknown",
-            chipmunkSHA256: try optionalString(node, "chipmunkSHA256", "platform"),
-            fma: fma)
-    }
-
-    private func isNull(_ node: JSONNode) -> Bool {
-        if case .null = node.value { return true }
-        return false
+extension TraceHeaderValue where V == [TraceHeader.Source.Override] {
+    /// `source.overrides`: `{"path":value,…}`, each value JSON text kept as written.
+    static var overrides: Self {
+        Self(write: { overrides, out in
+                 out.append("{")
+                 for (i, override) in overrides.enumerated() {
+                     if i > 0 { out.append(",") }
+                     out.append(string: override.path)
+                     out.append(":")
+                     out.append(raw: override.json)
+                 }
+                 out.append("}")
+             },
+             read: { node, path, lines throws(InputError) in
+                 guard let members = node.objectMembers else {
+                     throw lines.error(at: node, path: path, reason: "expected an object, got \(node.value.typeName)")
+                 }
+                 return members.map { TraceHeader.Source.Override(path: $0.key, json: JSONText.of($0.node)) }
+             })
     }
 }

@@ -1,7 +1,8 @@
 /// The first line of a trace: what was simulated and how the records are laid out.
 ///
-/// The required part is exactly docs/formats.md §3's header, written with its keys in this
-/// order: `format`, `scenario`, `engine`, `spatialIndex`, `dt`, `every`, `fields`,
+/// Its keys are declared once, in `TraceHeader.keys` (TraceHeader+Keys.swift), which both
+/// the writer and the reader walk. The required part is exactly docs/formats.md §3's
+/// header, written with its keys in this order: `format`, `scenario`, `engine`, `spatialIndex`, `dt`, `every`, `fields`,
 /// `bodies`. The optional keys after them (`world`, `segments`, `sizes`, `hz`,
 /// `duration`, `tilt`, `masses`, and for scenes with bodies `types`, `shapes`, `joints`) let a later renderer draw a trace without its scenario, and
 /// `space` records the space settings that ran; each is omitted when `nil`, and readers ignore
@@ -137,93 +138,5 @@ public struct TraceHeader: Hashable, Sendable {
         var buffer = JSONLineBuffer()
         append(to: &buffer)
         return String(decoding: buffer.bytes, as: UTF8.self)
-    }
-
-    /// Appends the header line, newline included. Numbers must be finite.
-    func append(to out: inout JSONLineBuffer) {
-        out.append("{\"format\":")
-        out.append(string: format)
-        out.append(",\"scenario\":")
-        out.append(string: scenario)
-        out.append(",\"engine\":")
-        out.append(string: engine)
-        out.append(",\"spatialIndex\":")
-        out.append(string: spatialIndex)
-        out.append(",\"dt\":")
-        out.append(number: dt)
-        out.append(",\"every\":")
-        out.append(integer: every)
-        out.append(",\"fields\":")
-        out.append(strings: fields)
-        out.append(",\"bodies\":")
-        out.append(strings: bodies)
-        if records != .states {
-            out.append(",\"records\":")
-            out.append(string: records.rawValue)
-        }
-        if let worldSize {
-            out.append(",\"world\":{\"size\":")
-            out.append(pair: worldSize)
-            out.append("}")
-        }
-        if let segments {
-            out.append(",\"segments\":[")
-            for (i, segment) in segments.enumerated() {
-                if i > 0 { out.append(",") }
-                out.append("{\"from\":")
-                out.append(pair: segment.from)
-                out.append(",\"to\":")
-                out.append(pair: segment.to)
-                out.append(",\"radius\":")
-                out.append(number: segment.radius)
-                out.append("}")
-            }
-            out.append("]")
-        }
-        if let sizes {
-            out.append(",\"sizes\":[")
-            for (i, size) in sizes.enumerated() {
-                if i > 0 { out.append(",") }
-                out.append(pair: size)
-            }
-            out.append("]")
-        }
-        if let hz {
-            out.append(",\"hz\":")
-            out.append(number: hz)
-        }
-        if let duration {
-            out.append(",\"duration\":")
-            out.append(number: duration)
-        }
-        if let tilt {
-            out.append(",\"tilt\":")
-            out.append(string: tilt)
-        }
-        if let masses {
-            out.append(",\"masses\":[")
-            for (i, mass) in masses.enumerated() {
-                if i > 0 { out.append(",") }
-                out.append(number: mass)
-            }
-            out.append("]")
-        }
-        if let space {
-            out.append(",\"space\":{")
-            for (i, setting) in space.namedValues.enumerated() {
-                if i > 0 { out.append(",") }
-                out.append(string: setting.name)
-                out.append(":")
-                if setting.value.isInfinite {
-                    out.append("null") // JSON has no infinity, and traces hold no non-finite number
-                } else {
-                    out.append(number: setting.value)
-                }
-            }
-            out.append("}")
-        }
-        appendBodyOutlines(to: &out)
-        appendProvenance(to: &out)
-        out.append("}\n")
     }
 }

@@ -73,7 +73,7 @@ public final class TraceStream {
     public private(set) var end: TraceEndLine?
 
     private var lines: LineSource
-    private var parser: LineParser
+    private var parser: TraceLineReader
     private var digest = TraceDigest()
     private let verifyDigest: Bool
     private var lastStep: Int?
@@ -115,14 +115,14 @@ public final class TraceStream {
         self.lines = lines
         self.file = file
         self.verifyDigest = verifyDigest
-        var parser = LineParser(file: file)
+        var parser = TraceLineReader(file: file)
         var header: TraceHeader?
         while header == nil {
             guard let node = try Self.nextNode(&self.lines, &parser, maxBytes: Self.maxHeaderLineBytes,
                                                options: Self.headerParsing) else {
                 throw InputError(file: file, reason: "empty file: a trace starts with a tiltbox-trace/1 header line")
             }
-            header = try parser.header(node)
+            header = try TraceHeader.read(node, lines: parser)
         }
         self.parser = parser
         self.header = header!
@@ -170,9 +170,9 @@ public final class TraceStream {
     /// How a header line is parsed: nesting capped at `maxHeaderDepth`, and the values of
     /// top-level keys the reader does not know checked as JSON but not kept, so an ignored
     /// key costs no memory however large it is (up to `maxHeaderLineBytes`).
-    private static let headerParsing = JSONParser.Options(maxDepth: maxHeaderDepth, keptTopLevelKeys: Set(LineParser.headerKeys + ["records"]))
+    private static let headerParsing = JSONParser.Options(maxDepth: maxHeaderDepth, keptTopLevelKeys: Set(TraceHeader.keys.map(\.name)))
 
-    private static func nextNode(_ lines: inout LineSource, _ parser: inout LineParser, maxBytes: Int, options: JSONParser.Options)
+    private static func nextNode(_ lines: inout LineSource, _ parser: inout TraceLineReader, maxBytes: Int, options: JSONParser.Options)
         throws(InputError) -> JSONNode?
     {
         while true {
@@ -379,285 +379,9 @@ private func readBytes(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: 
     read(fd, buffer, count)
 }
 
-// MARK: - Line parsing
+// MARK: - Records and the end line
 
-/// Typed access to one line's JSON, with errors located at the file's line.
-private struct LineParser {
-    let file: String
-    var lineNumber = 0
-
-    init(file: String) {
-        self.file = file
-    }
-
-    /// The shared typed reader, locating errors at this line of the file.
-    var reader: FieldReader { FieldReader(file: file, firstLine: lineNumber) }
-
-    /// The keys of a header line this version reads; an unknown key one or two edits from
-    /// one of them is refused as a misspelling, others are ignored (a later version's).
-    /// Only these keys' values (and `records`) are kept when a header line is parsed
-    /// (`TraceStream.headerParsing`): a key the reader starts to read must be listed here.
-    static let headerKeys = ["format", "scenario", "engine", "spatialIndex", "dt", "every", "fields", "bodies",
-                             "world", "segments", "sizes", "hz", "duration", "tilt", "masses", "space", "types", "shapes", "joints",
-                             "tiltbox", "source", "platform"]
-
-    func error(at node: JSONNode?, path: String? = nil, reason: String) -> InputError {
-        guard let node else {
-            return InputError(file: file, location: SourceLocation(line: lineNumber, column: 1), path: path, reason: reason)
-        }
-        return reader.error(at: node, path, reason)
-    }
-
-    func member(_ object: JSONNode, _ key: String) throws(InputError) -> JSONNode {
-        guard let node = object[key] else { throw error(at: object, reason: "missing \"\(key)\"") }
-        return node
-    }
-
-    /// A finite number: a trace never holds `1e400` (read as infinity), whatever the field.
-    func number(_ node: JSONNode, _ path: String) throws(InputError) -> Double {
-        guard let value = node.numberValue else {
-            throw error(at: node, path: path, reason: "expected a number, got \(node.value.typeName)")
-        }
-        guard value.isFinite else { throw error(at: node, path: path, reason: "must be a finite number") }
-        return value
-    }
-
-    func integer(_ node: JSONNode, _ path: String, minimum: Int) throws(InputError) -> Int {
-        let value = try number(node, path)
-        guard let integer = Int(exactly: value) else {
-            throw error(at: node, path: path, reason: "expected a whole number, got \(NumberFormat.shortest(value))")
-        }
-        guard integer >= minimum else {
-            throw error(at: node, path: path, reason: "must be at least \(minimum), got \(integer)")
-        }
-        return integer
-    }
-
-    func string(_ node: JSONNode, _ path: String) throws(InputError) -> String {
-        try reader.string(node, path, allowEmpty: true)
-    }
-
-    func array(_ node: JSONNode, _ path: String, count: Int? = nil) throws(InputError) -> [JSONNode] {
-        guard let elements = node.arrayValue else {
-            throw error(at: node, path: path, reason: "expected an array, got \(node.value.typeName)")
-        }
-        if let count, elements.count != count {
-            throw error(at: node, path: path, reason: "expected \(count) elements, got \(elements.count)")
-        }
-        return elements
-    }
-
-    func pair(_ node: JSONNode, _ path: String) throws(InputError) -> Vec2 {
-        let elements = try array(node, path, count: 2)
-        return Vec2(try number(elements[0], path + "[0]"), try number(elements[1], path + "[1]"))
-    }
-
-    func strings(_ node: JSONNode, _ path: String) throws(InputError) -> [String] {
-        var result: [String] = []
-        for (i, element) in try array(node, path).enumerated() {
-            result.append(try string(element, "\(path)[\(i)]"))
-        }
-        return result
-    }
-
-    // MARK: Header
-
-    func header(_ node: JSONNode) throws(InputError) -> TraceHeader {
-        guard node.objectMembers != nil, let formatNode = node["format"] else {
-            throw error(at: node, reason: "not a tiltbox trace: the first line must be a header with \"format\": \"\(TraceHeader.currentFormat)\"")
-        }
-        // The format before the keys, and not echoed: a file that is not a trace is not quoted.
-        let format = try string(formatNode, "format")
-        guard format == TraceHeader.currentFormat else {
-            throw error(at: formatNode, path: "format", reason: "unsupported trace format (expected \"\(TraceHeader.currentFormat)\")")
-        }
-        try reader.refuseMisspeltKeys(node, "", keys: Self.headerKeys)
-        let dtNode = try member(node, "dt")
-        let dt = try number(dtNode, "dt")
-        guard dt > 0 else { throw error(at: dtNode, path: "dt", reason: "must be > 0") }
-        let fieldsNode = try member(node, "fields")
-        let fields = try strings(fieldsNode, "fields")
-        guard !fields.isEmpty else { throw error(at: fieldsNode, path: "fields", reason: "must name at least one field") }
-        var header = TraceHeader(
-            format: format,
-            scenario: try string(try member(node, "scenario"), "scenario"),
-            engine: try string(try member(node, "engine"), "engine"),
-            spatialIndex: try string(try member(node, "spatialIndex"), "spatialIndex"),
-            dt: dt,
-            every: try integer(try member(node, "every"), "every", minimum: 1),
-            fields: fields,
-            bodies: try strings(try member(node, "bodies"), "bodies")
-        )
-        if let recordsNode = node["records"] {
-            let form = try string(recordsNode, "records")
-            guard let records = TraceRecordForm(rawValue: form) else {
-                throw error(at: recordsNode, path: "records", reason: "unknown record form \"\(form)\" (expected \"states\" or \"hashes\")")
-            }
-            header.records = records
-        }
-        if let world = node["world"] {
-            guard world.objectMembers != nil else {
-                throw error(at: world, path: "world", reason: "expected an object, got \(world.value.typeName)")
-            }
-            try reader.refuseMisspeltKeys(world, "world", keys: ["size"])
-            if let size = world["size"] { header.worldSize = try pair(size, "world.size") }
-        }
-        if let segmentsNode = node["segments"] {
-            var segments: [TraceHeader.Segment] = []
-            for (i, s) in try array(segmentsNode, "segments").enumerated() {
-                let path = "segments[\(i)]"
-                guard s.objectMembers != nil else {
-                    throw error(at: s, path: path, reason: "expected an object, got \(s.value.typeName)")
-                }
-                try reader.refuseMisspeltKeys(s, path, keys: ["from", "to", "radius"])
-                segments.append(TraceHeader.Segment(
-                    from: try pair(try member(s, "from"), path + ".from"),
-                    to: try pair(try member(s, "to"), path + ".to"),
-                    radius: try number(try member(s, "radius"), path + ".radius")))
-            }
-            header.segments = segments
-        }
-        if let sizesNode = node["sizes"] {
-            var sizes: [Vec2] = []
-            for (i, s) in try array(sizesNode, "sizes", count: header.bodies.count).enumerated() {
-                sizes.append(try pair(s, "sizes[\(i)]"))
-            }
-            header.sizes = sizes
-        }
-        if let hz = node["hz"] { header.hz = try number(hz, "hz") }
-        if let duration = node["duration"] { header.duration = try number(duration, "duration") }
-        if let tilt = node["tilt"] { header.tilt = try string(tilt, "tilt") }
-        if let massesNode = node["masses"] {
-            var masses: [Double] = []
-            for (i, m) in try array(massesNode, "masses", count: header.bodies.count).enumerated() {
-                masses.append(try number(m, "masses[\(i)]"))
-            }
-            header.masses = masses
-        }
-        if let spaceNode = node["space"] { header.space = try space(spaceNode) }
-        try readBodyOutlines(node, into: &header)
-        try header.readProvenance(from: node, reader: reader)
-        return header
-    }
-
-    /// The optional `types`, `shapes` and `joints` keys (TraceHeader+Bodies.swift): each
-    /// list is checked against the header's bodies, and every joint end must name one of
-    /// them or `"static"`.
-    func readBodyOutlines(_ node: JSONNode, into header: inout TraceHeader) throws(InputError) {
-        let count = header.bodies.count
-        if let typesNode = node["types"] {
-            var types: [BodyType] = []
-            for (i, t) in try array(typesNode, "types", count: count).enumerated() {
-                let name = try string(t, "types[\(i)]")
-                guard let type = BodyType(rawValue: name) else {
-                    throw error(at: t, path: "types[\(i)]", reason: "unknown body type \"\(name)\" (expected dynamic, kinematic or static)")
-                }
-                types.append(type)
-            }
-            header.types = types
-        }
-        if let shapesNode = node["shapes"] {
-            var shapes: [[ShapeGeometry]] = []
-            for (i, list) in try array(shapesNode, "shapes", count: count).enumerated() {
-                var bodyShapes: [ShapeGeometry] = []
-                for (j, shape) in try array(list, "shapes[\(i)]").enumerated() {
-                    bodyShapes.append(try shapeGeometry(shape, "shapes[\(i)][\(j)]"))
-                }
-                shapes.append(bodyShapes)
-            }
-            header.shapes = shapes
-        }
-        if let jointsNode = node["joints"] {
-            var joints: [TraceHeader.JointOutline] = []
-            let names = Set(header.bodies)
-            for (i, j) in try array(jointsNode, "joints").enumerated() {
-                let path = "joints[\(i)]"
-                guard j.objectMembers != nil else {
-                    throw error(at: j, path: path, reason: "expected an object, got \(j.value.typeName)")
-                }
-                try reader.refuseMisspeltKeys(j, path, keys: ["kind", "a", "b", "anchorA", "anchorB", "groove"])
-                func end(_ key: String) throws(InputError) -> String {
-                    let endNode = try member(j, key)
-                    let id = try string(endNode, path + "." + key)
-                    guard id == "static" || names.contains(id) else {
-                        throw error(at: endNode, path: path + "." + key, reason: "\"\(id)\" is not a body of this trace (nor \"static\")")
-                    }
-                    return id
-                }
-                var joint = TraceHeader.JointOutline(kind: try string(try member(j, "kind"), path + ".kind"),
-                                                     a: try end("a"), b: try end("b"))
-                if let anchor = j["anchorA"] { joint.anchorA = try pair(anchor, path + ".anchorA") }
-                if let anchor = j["anchorB"] { joint.anchorB = try pair(anchor, path + ".anchorB") }
-                if let groove = j["groove"] {
-                    let ends = try array(groove, path + ".groove", count: 2)
-                    joint.groove = [try pair(ends[0], path + ".groove[0]"), try pair(ends[1], path + ".groove[1]")]
-                }
-                joints.append(joint)
-            }
-            header.joints = joints
-        }
-    }
-
-    /// One shape of the header's `shapes`: an object with exactly one of `circle`, `box`,
-    /// `polygon` or `segment`, its geometry finite.
-    func shapeGeometry(_ node: JSONNode, _ path: String) throws(InputError) -> ShapeGeometry {
-        guard let members = node.objectMembers, members.count == 1, let kindName = members.first?.key,
-              let body = node[kindName], body.objectMembers != nil else {
-            throw error(at: node, path: path, reason: "expected an object with one of \"circle\", \"box\", \"polygon\" or \"segment\"")
-        }
-        let inner = path + "." + kindName
-        func finite(_ key: String) throws(InputError) -> Double {
-            let value = try number(try member(body, key), inner + "." + key)
-            guard value.isFinite else { throw error(at: body[key], path: inner + "." + key, reason: "must be finite") }
-            return value
-        }
-        func point(_ key: String) throws(InputError) -> Vec2 {
-            try pair(try member(body, key), inner + "." + key)
-        }
-        switch kindName {
-        case "circle":
-            try reader.refuseMisspeltKeys(body, inner, keys: ["radius", "offset"])
-            return .circle(radius: try finite("radius"), offset: body["offset"] == nil ? .zero : try point("offset"))
-        case "box":
-            try reader.refuseMisspeltKeys(body, inner, keys: ["size", "radius"])
-            return .box(size: try point("size"), radius: body["radius"] == nil ? 0 : try finite("radius"))
-        case "polygon":
-            try reader.refuseMisspeltKeys(body, inner, keys: ["vertices", "radius"])
-            var vertices: [Vec2] = []
-            for (k, v) in try array(try member(body, "vertices"), inner + ".vertices").enumerated() {
-                vertices.append(try pair(v, inner + ".vertices[\(k)]"))
-            }
-            return .polygon(vertices: vertices, radius: body["radius"] == nil ? 0 : try finite("radius"))
-        case "segment":
-            try reader.refuseMisspeltKeys(body, inner, keys: ["from", "to", "radius"])
-            return .segment(from: try point("from"), to: try point("to"), radius: body["radius"] == nil ? 0 : try finite("radius"))
-        default:
-            throw error(at: node, path: path, reason: "unknown shape \"\(kindName)\" (expected circle, box, polygon or segment)")
-        }
-    }
-
-    /// The optional `space` object: every setting a number (`sleepTimeThreshold` may be
-    /// `null`, infinity: sleeping off); an object missing a setting, or naming another, is accepted and
-    /// ignored as a whole (a later version may record more or fewer).
-    func space(_ node: JSONNode) throws(InputError) -> SpaceSettings? {
-        guard node.objectMembers != nil else {
-            throw error(at: node, path: "space", reason: "expected an object, got \(node.value.typeName)")
-        }
-        func value(_ name: String) throws(InputError) -> Double? {
-            guard let member = node[name] else { return nil }
-            if name == "sleepTimeThreshold", case .null = member.value { return .infinity }
-            return try number(member, "space.\(name)")
-        }
-        guard let iterations = try value("iterations"), let damping = try value("damping"),
-              let slop = try value("collisionSlop"), let bias = try value("collisionBias"),
-              let persistence = try value("collisionPersistence"), let sleep = try value("sleepTimeThreshold"),
-              let idle = try value("idleSpeedThreshold"),
-              let iterationCount = Int(exactly: iterations), let persistenceCount = Int(exactly: persistence)
-        else { return nil }
-        return SpaceSettings(iterations: iterationCount, damping: damping, collisionSlop: slop, collisionBias: bias,
-                             collisionPersistence: persistenceCount, sleepTimeThreshold: sleep, idleSpeedThreshold: idle)
-    }
-
+extension TraceLineReader {
     // MARK: Records
 
     func record(_ node: JSONNode, header: TraceHeader, previousStep: Int?) throws(InputError) -> TraceRecord {

@@ -62,6 +62,28 @@ let loaderOnlyRules: [LoaderOnlyRule] = [
                    fragments: ["cannot be used with a kinematic body"]),
 ]
 
+/// A place where the loader accepts more than the format (docs/formats.md) says, so the
+/// schema, which follows the format, refuses what the loader accepts. Each is a loader bug
+/// to fix in the library; its entry goes when the fix lands. Listed in docs/schema/README.md.
+struct LoaderLeniency: Sendable {
+    /// What the loader lets through.
+    var name: String
+    /// Where in the loader, and why it is not fixed here.
+    var why: String
+    /// The end of the names of the mutations it explains (`schema-cases.py`'s "FILE: PATH: MUTATION").
+    var mutationSuffix: String
+
+    func matches(_ mutation: String) -> Bool { mutation.hasSuffix(mutationSuffix) }
+}
+
+let loaderLeniencies: [LoaderLeniency] = [
+    LoaderLeniency(name: "keys beside spring in a curve",
+                   why: "FieldReader.timingCurve takes node[\"spring\"] of a curve object and ignores its other keys "
+                       + "({\"spring\": {...}, \"cubicBezier\": [...]} loads as the spring); issue 24 item 6 changes "
+                       + "no loader rule but the top-level \"$schema\"",
+                   mutationSuffix: ".curve: add unknownKey"),
+]
+
 /// Every shipped scenario and every scenario the tests write as a valid example validates
 /// against docs/schema/scenario.schema.json; on mutations of the shipped scenarios, the
 /// schema and the loader agree except where the loader checks a rule the schema cannot say.
@@ -95,7 +117,11 @@ let loaderOnlyRules: [LoaderOnlyRule] = [
             case (true, nil), (false, .some):
                 agreed += 1
             case (false, nil):
-                Issue.record("\(item.name): the schema refuses what the loader accepts: \(item.schemaReason)")
+                if let leniency = loaderLeniencies.first(where: { $0.matches(item.name) }) {
+                    explained[leniency.name, default: 0] += 1
+                } else {
+                    Issue.record("\(item.name): the schema refuses what the loader accepts: \(item.schemaReason)")
+                }
             case (true, .some(let error)):
                 if let rule = loaderOnlyRules.first(where: { $0.matches(error.reason) }) {
                     explained[rule.name, default: 0] += 1
@@ -105,13 +131,13 @@ let loaderOnlyRules: [LoaderOnlyRule] = [
             }
         }
         let summary = explained.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-        print("SchemaAgreementTests: \(cases.count) cases, \(agreed) agree; loader-only rules: \(summary)")
+        print("SchemaAgreementTests: \(cases.count) cases, \(agreed) agree; explained disagreements: \(summary)")
     }
 
     @Test func everyLoaderOnlyRuleIsDocumented() throws {
         let readme = try String(contentsOf: SchemaCases.root.appendingPathComponent("docs/schema/README.md"), encoding: .utf8)
-        for rule in loaderOnlyRules {
-            #expect(readme.contains(rule.name), "docs/schema/README.md does not name \"\(rule.name)\"")
+        for name in loaderOnlyRules.map(\.name) + loaderLeniencies.map(\.name) {
+            #expect(readme.contains(name), "docs/schema/README.md does not name \"\(name)\"")
         }
     }
 }

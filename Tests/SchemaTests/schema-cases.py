@@ -58,11 +58,16 @@ def dumps(doc):
     return json.dumps(doc, allow_nan=False)
 
 
-def verdict(doc):
+def verdict(doc, element=None):
+    """Whether the schema accepts doc, and its first complaint with the field path; `element`
+    (key, index) is the top-level array element that `reduced` kept as element 0."""
     e = next(VALIDATOR.iter_errors(doc), None)
     if e is None:
         return True, ""
-    where = "".join("[%d]" % p if isinstance(p, int) else ".%s" % p for p in e.absolute_path).lstrip(".")
+    path = list(e.absolute_path)
+    if element and path[:2] == [element[0], 0]:
+        path[1] = element[1]
+    where = "".join("[%d]" % p if isinstance(p, int) else ".%s" % p for p in path).lstrip(".")
     return False, "%s: %s" % (where or "(top)", e.message[:300])
 
 
@@ -235,7 +240,8 @@ def main():
                 mutated = replaced(doc, where, float(literal_text))
             else:
                 text = dumps(mutated)
-            ok, why = verdict(reduced(mutated, path))
+            element = (path[0], path[1]) if len(path) > 1 and isinstance(path[1], int) else None
+            ok, why = verdict(reduced(mutated, path), element)
             count += 1
             if count % 25 == 0 and verdict(mutated)[0] != ok:
                 raise SystemExit("schema-cases.py: the reduced document gives another verdict than the whole one "

@@ -37,16 +37,26 @@ VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 BOUNDS = [0.0, 1e-9, 1e-6, 1e-3, 1.0, 3.0, 4.0, 1000.0, 10000.0, 1e5, 1e6, 1e7, 1e9, 1e12, 1e15, 1e30]
 
 
+# The integer caps (iterations, collisionPersistence, maxStepsPerFrame, columns, rows, hash count).
+INTEGER_BOUNDS = [1.0, 3.0, 4.0, 1000.0, 10000.0, 1e5, 1e6]
+
+
 def probes(original):
     values = []
     for b in BOUNDS:
         for v in (b, math.nextafter(b, math.inf), math.nextafter(b, -math.inf)):
             values.append(v)
             values.append(-v)
+    if isinstance(original, int):
+        # Just past an integer cap is the next integer.
+        for b in INTEGER_BOUNDS:
+            for v in (int(b) + 1, int(b) - 1):
+                values.append(v)
+                values.append(-v)
     values.append(original + 0.5)
     out, seen = [], set()
     for v in values:
-        key = (v, math.copysign(1, v))
+        key = (v, math.copysign(1, v), type(v))
         if key not in seen:
             seen.add(key)
             out.append(v)

@@ -1,14 +1,24 @@
 import Foundation
 @_spi(Tools) @testable import Tiltbox
 
-/// One scenario text and the JSON Schema's verdict on it, from `schema-cases.py`
-/// (Python's `jsonschema`, Draft 2020-12, the schema checked with `check_schema` first).
+/// The formats docs/schema/ describes: `<rawValue>.schema.json`.
+enum SchemaFormat: String, Sendable {
+    /// `tiltbox-scenario/1`, read by `ScenarioLoader`.
+    case scenario
+    /// `tiltbox-tilt/1` keyframe files, read by `KeyframeFile`.
+    case keyframes
+}
+
+/// One scenario (or keyframe file) text and the JSON Schema's verdict on it, from
+/// `schema-cases.py` (Python's `jsonschema`, Draft 2020-12, the schema checked with
+/// `check_schema` first).
 struct SchemaCase: Sendable {
     /// Where the text comes from.
     enum Origin: String, Sendable {
         /// A file of Scenarios/ as shipped.
         case shipped
-        /// Tests/SchemaTests/every-key.json, a scenario with every key of the format.
+        /// Tests/SchemaTests/every-key.json (every-key-keyframes.json and the keyframe fixtures of
+        /// InputTests), files with every key of the format.
         case base
         /// A scenario written literally in the test suite's sources.
         case tests
@@ -16,6 +26,7 @@ struct SchemaCase: Sendable {
         case mutation
     }
 
+    var format: SchemaFormat
     var name: String
     var origin: Origin
     var text: String
@@ -24,10 +35,16 @@ struct SchemaCase: Sendable {
     /// The schema's first complaint (empty when it accepts).
     var schemaReason: String
 
-    /// The loader's verdict: `nil` when it loads, else its error.
+    /// The loader's verdict: `nil` when it loads, else its error. Keyframes are read as a run
+    /// reads them by default: portrait, 980 units/s² per g.
     var loaderError: InputError? {
         do {
-            _ = try ScenarioLoader.parse(text: text, file: "Scenarios/case.json", baseDirectory: "Scenarios")
+            switch format {
+            case .scenario:
+                _ = try ScenarioLoader.parse(text: text, file: "Scenarios/case.json", baseDirectory: "Scenarios")
+            case .keyframes:
+                _ = try KeyframeFile.load(Data(text.utf8), file: "tilt.json", orientation: .portrait, g: 980)
+            }
             return nil
         } catch {
             return error
@@ -35,7 +52,7 @@ struct SchemaCase: Sendable {
     }
 }
 
-/// Runs `schema-cases.py` once (about 10 s) and keeps its cases for every test.
+/// Runs `schema-cases.py` once per format (about 10 s for scenarios) and keeps its cases for every test.
 enum SchemaCases {
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -45,16 +62,20 @@ enum SchemaCases {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    static let all: Result<[SchemaCase], Failure> = load()
+    static let scenarios: Result<[SchemaCase], Failure> = load(.scenario)
+    static let keyframes: Result<[SchemaCase], Failure> = load(.keyframes)
 
-    static func cases() throws -> [SchemaCase] {
-        try all.get()
+    static func cases(_ format: SchemaFormat = .scenario) throws -> [SchemaCase] {
+        switch format {
+        case .scenario: return try scenarios.get()
+        case .keyframes: return try keyframes.get()
+        }
     }
 
-    private static func load() -> Result<[SchemaCase], Failure> {
+    private static func load(_ format: SchemaFormat) -> Result<[SchemaCase], Failure> {
         let script = root.appendingPathComponent("Tests/SchemaTests/schema-cases.py").path
         let output = FileManager.default.temporaryDirectory
-            .appendingPathComponent("tiltbox-schema-cases-\(getpid()).jsonl")
+            .appendingPathComponent("tiltbox-schema-cases-\(format.rawValue)-\(getpid()).jsonl")
         defer { try? FileManager.default.removeItem(at: output) }
         guard FileManager.default.createFile(atPath: output.path, contents: nil),
               let handle = try? FileHandle(forWritingTo: output) else {
@@ -62,7 +83,7 @@ enum SchemaCases {
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script, root.path]
+        process.arguments = ["python3", script, root.path, format.rawValue]
         process.standardOutput = handle
         let errors = Pipe()
         process.standardError = errors
@@ -87,7 +108,7 @@ enum SchemaCases {
                   let accepts = object["schema"] as? Bool, let why = object["why"] as? String else {
                 return .failure(Failure(description: "unreadable line from \(script): \(String(decoding: line.prefix(200), as: UTF8.self))"))
             }
-            cases.append(SchemaCase(name: name, origin: origin, text: text, schemaAccepts: accepts, schemaReason: why))
+            cases.append(SchemaCase(format: format, name: name, origin: origin, text: text, schemaAccepts: accepts, schemaReason: why))
         }
         return .success(cases)
     }

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Scenario cases for Tests/SchemaTests, checked against docs/schema/scenario.schema.json.
+"""Cases for Tests/SchemaTests, checked against docs/schema/scenario.schema.json (or, with
+`keyframes`, tilt keyframe files against docs/schema/keyframes.schema.json).
 
 Writes one JSON object per line to standard output:
   {"name": NAME, "origin": "shipped"|"base"|"tests"|"mutation", "text": SCENARIO_TEXT, "schema": true|false, "why": MESSAGE}
@@ -15,7 +16,9 @@ accepts the text. The Swift test feeds every text to the scenario loader and com
   by every other JSON type, each number moved to and just past every bound the loader has,
   strings emptied and replaced by unknown enum values, arrays emptied, shortened and lengthened.
 
-Usage: schema-cases.py ROOT   (the package root)
+Usage: schema-cases.py ROOT [scenario|keyframes]   (ROOT: the package root)
+For keyframes: shipped are the tiltbox-tilt/1 files of Scenarios/tilt/, base every-key-keyframes.json and
+Tests/InputTests/Fixtures/keyframes*.json.
 """
 import copy
 import glob
@@ -28,7 +31,9 @@ import sys
 import jsonschema
 
 ROOT = sys.argv[1]
-SCHEMA = json.load(open(os.path.join(ROOT, "docs/schema/scenario.schema.json")))
+MODE = sys.argv[2] if len(sys.argv) > 2 else "scenario"
+FORMAT = {"scenario": "tiltbox-scenario/1", "keyframes": "tiltbox-tilt/1"}[MODE]
+SCHEMA = json.load(open(os.path.join(ROOT, "docs/schema/%s.schema.json" % MODE)))
 jsonschema.Draft202012Validator.check_schema(SCHEMA)
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 
@@ -102,7 +107,7 @@ def reduced(doc, path):
     the required keys and the one top-level key (or top-level array element) holding the change.
     Sound while the schema relates no two top-level keys and no two elements of a top-level
     array (true of scenario.schema.json: checked on a sample by `main`); about 20 times faster."""
-    if not isinstance(doc, dict) or not path:
+    if MODE != "scenario" or not isinstance(doc, dict) or not path:
         return doc
     key = path[0]
     part = {k: doc[k] for k in ("format", "world") if k in doc}
@@ -212,19 +217,26 @@ def mutations(doc):
 
 
 def main():
-    shipped = sorted(glob.glob(os.path.join(ROOT, "Scenarios", "*.json")))
+    if MODE == "scenario":
+        shipped = sorted(glob.glob(os.path.join(ROOT, "Scenarios", "*.json")))
+        extra = [os.path.join(ROOT, "Tests", "SchemaTests", "every-key.json")]
+    else:
+        shipped = [f for f in sorted(glob.glob(os.path.join(ROOT, "Scenarios", "tilt", "*.json")))
+                   if FORMAT in open(f).read()]
+        extra = [os.path.join(ROOT, "Tests", "SchemaTests", "every-key-keyframes.json")] \
+            + sorted(glob.glob(os.path.join(ROOT, "Tests", "InputTests", "Fixtures", "keyframes*.json")))
     for file in shipped:
         emit("shipped " + os.path.basename(file), "shipped", open(file).read())
-    every_key = os.path.join(ROOT, "Tests", "SchemaTests", "every-key.json")
-    emit("base every-key.json", "base", open(every_key).read())
-    bases = sorted(shipped + [every_key], key=lambda f: (os.path.getsize(f), f))
+    for file in extra:
+        emit("base " + os.path.basename(file), "base", open(file).read())
+    bases = sorted(shipped + extra, key=lambda f: (os.path.getsize(f), f))
 
     literal = re.compile(r'#*"""(.*?)"""#*|#+"(.*?)"#+', re.S)
     for file in sorted(glob.glob(os.path.join(ROOT, "Tests", "**", "*.swift"), recursive=True)):
         source = open(file).read()
         for number, match in enumerate(literal.finditer(source)):
             text = match.group(1) if match.group(1) is not None else match.group(2)
-            if "tiltbox-scenario/1" not in text or "\\(" in text or "\\#(" in text:
+            if FORMAT not in text or "\\(" in text or "\\#(" in text:
                 continue
             if match.group(0).startswith('"""'):
                 text = text.replace('\\"', '"').replace("\\\\", "\\")
@@ -238,7 +250,9 @@ def main():
         doc = json.load(open(file))
         name = os.path.basename(file)
         for path, description, mutated in mutations(doc):
-            key = (normalized(doc, path), description)
+            # Keyframes in g and in world units are bounded differently: both are mutated.
+            context = doc.get("units", "g") if MODE == "keyframes" and isinstance(doc, dict) else ""
+            key = (context, normalized(doc, path), description)
             if key in done:
                 continue
             done.add(key)

@@ -28,8 +28,17 @@ let keyframeLoaderOnlyRules: [LoaderOnlyRule] = [
         }
     }
 
+    @Test func everyValidKeyframeFileTheTestsAndTheFuzzCorpusWriteValidatesAgainstTheSchema() throws {
+        let written = try SchemaCases.cases(.keyframes).filter { $0.origin == .tests || $0.origin == .corpus }
+        let valid = written.filter { $0.loaderError == nil }
+        #expect(valid.count >= 8)
+        for file in valid {
+            #expect(file.schemaAccepts, "\(file.name): \(file.schemaReason)")
+        }
+    }
+
     @Test func schemaAndLoaderAgreeOnEveryKeyframeMutationButTheLoaderOnlyRules() throws {
-        let cases = try SchemaCases.cases(.keyframes).filter { $0.origin == .mutation || $0.origin == .tests }
+        let cases = try SchemaCases.cases(.keyframes).filter { $0.origin == .mutation || $0.origin == .tests || $0.origin == .corpus }
         #expect(cases.count >= 1000)
         var explained: [String: Int] = [:]
         for item in cases {

@@ -97,17 +97,17 @@ let loaderLeniencies: [LoaderLeniency] = [
         }
     }
 
-    @Test func everyValidScenarioTheTestsWriteValidatesAgainstTheSchema() throws {
-        let written = try SchemaCases.cases().filter { $0.origin == .tests }
+    @Test func everyValidScenarioTheTestsAndTheFuzzCorpusWriteValidatesAgainstTheSchema() throws {
+        let written = try SchemaCases.cases().filter { $0.origin == .tests || $0.origin == .corpus }
         let valid = written.filter { $0.loaderError == nil }
-        #expect(valid.count >= 20)
+        #expect(valid.count >= 40)
         for scenario in valid {
             #expect(scenario.schemaAccepts, "\(scenario.name): \(scenario.schemaReason)")
         }
     }
 
     @Test func schemaAndLoaderAgreeOnEveryMutationButTheLoaderOnlyRules() throws {
-        let cases = try SchemaCases.cases().filter { $0.origin == .mutation || $0.origin == .tests }
+        let cases = try SchemaCases.cases().filter { $0.origin == .mutation || $0.origin == .tests || $0.origin == .corpus }
         #expect(cases.count >= 10_000)
         var agreed = 0
         var explained: [String: Int] = [:]

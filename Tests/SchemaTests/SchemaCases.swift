@@ -22,6 +22,8 @@ struct SchemaCase: Sendable {
         case base
         /// A scenario written literally in the test suite's sources.
         case tests
+        /// A seed or regression of the fuzz targets that read the format (Fuzz/corpus, Fuzz/regressions).
+        case corpus
         /// A deterministic mutation of a shipped scenario.
         case mutation
     }

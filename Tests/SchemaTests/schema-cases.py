@@ -3,7 +3,7 @@
 `keyframes`, tilt keyframe files against docs/schema/keyframes.schema.json).
 
 Writes one JSON object per line to standard output:
-  {"name": NAME, "origin": "shipped"|"base"|"tests"|"mutation", "text": SCENARIO_TEXT, "schema": true|false, "why": MESSAGE}
+  {"name": NAME, "origin": "shipped"|"base"|"tests"|"corpus"|"mutation", "text": SCENARIO_TEXT, "schema": true|false, "why": MESSAGE}
 where "schema" says whether the JSON Schema (Draft 2020-12, checked with check_schema first)
 accepts the text. The Swift test feeds every text to the scenario loader and compares.
 
@@ -11,6 +11,7 @@ accepts the text. The Swift test feeds every text to the scenario loader and com
 - base: Tests/SchemaTests/every-key.json, a scenario with every key of the format.
 - tests: every scenario written literally in Tests/**/*.swift (a string literal holding
   "tiltbox-scenario/1" with no interpolation).
+- corpus: the fuzz seeds and regressions (Fuzz/corpus, Fuzz/regressions) of the format's parsers.
 - mutation: deterministic mutations of the shipped scenarios and every-key.json (no randomness: the same list
   on every run): each key dropped, an unknown key added to each object, each value replaced
   by every other JSON type, each number moved to and just past every bound the loader has,
@@ -242,6 +243,15 @@ def main():
                 text = text.replace('\\"', '"').replace("\\\\", "\\")
             line = source.count("\n", 0, match.start()) + 1
             emit("tests %s:%d" % (os.path.relpath(file, ROOT), line), "tests", text)
+
+    # The fuzz seeds and regressions of the parsers that read this format (valid and invalid).
+    folders = {"scenario": ["scenario", "run-scenario", "generated-scenario"], "keyframes": ["keyframes", "run-tilt"]}[MODE]
+    for kind in ("corpus", "regressions"):
+        for folder in folders:
+            for file in sorted(glob.glob(os.path.join(ROOT, "Fuzz", kind, folder, "*.json"))):
+                text = open(file, encoding="utf-8", errors="replace").read()
+                if FORMAT in text:
+                    emit("fuzz %s" % os.path.relpath(file, ROOT), "corpus", text)
 
     # One mutation per (place kind, description), from the smallest scenario that has the place.
     done = set()

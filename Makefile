@@ -52,7 +52,7 @@ deps:
 # schedulers batch runs are sharded over: GNU parallel, and Slurm (slurmctld, slurmd, sbatch…)
 # with munge for the single-node cluster the tests start. The Slurm daemons live in /usr/sbin.
 # The zstd command line tool checks that `.zst` traces decompress to the plain trace.
-# jsonschema (pip, Draft 2020-12) checks docs/schema/scenario.schema.json in SchemaTests.
+# jsonschema (pip, Draft 2020-12) checks docs/schema/*.schema.json in SchemaTests.
 test-deps: deps
 	@missing=""; \
 	command -v tmux >/dev/null 2>&1 || missing="$$missing tmux"; \

@@ -90,7 +90,7 @@ let package = Package(
         .testTarget(name: "ReliabilityTests", dependencies: ["Tiltbox"], swiftSettings: strictSwift),
         .testTarget(name: "RenderTests", dependencies: ["Tiltbox"], swiftSettings: strictSwift),
         .testTarget(name: "CLITests", dependencies: ["Tiltbox", "tiltbox"], swiftSettings: strictSwift),
-        // docs/schema/scenario.schema.json against the loader (Python's jsonschema, `make test-deps`).
+        // docs/schema/*.schema.json against the scenario and keyframe loaders (Python's jsonschema, `make test-deps`).
         .testTarget(name: "SchemaTests", dependencies: ["Tiltbox"], exclude: ["schema-cases.py", "every-key.json", "every-key-keyframes.json"], swiftSettings: strictSwift),
     ],
     swiftLanguageModes: [.v6]

@@ -54,6 +54,7 @@ deps:
 # schedulers batch runs are sharded over: GNU parallel, and Slurm (slurmctld, slurmd, sbatch…)
 # with munge for the single-node cluster the tests start. The Slurm daemons live in /usr/sbin.
 # The zstd command line tool checks that `.zst` traces decompress to the plain trace.
+# jsonschema (pip, Draft 2020-12) checks docs/schema/*.schema.json in SchemaTests.
 test-deps: deps
 	@missing=""; \
 	command -v tmux >/dev/null 2>&1 || missing="$$missing tmux"; \
@@ -74,6 +75,12 @@ test-deps: deps
 		echo "make: installing pymunk 7.3.1 with pip"; \
 		python3 -m pip install --user --break-system-packages pymunk==7.3.1 \
 			|| python3 -m pip install --user pymunk==7.3.1; \
+	}
+	@python3 -c "import sys, jsonschema.validators as v; sys.exit(not hasattr(v, 'Draft202012Validator'))" 2>/dev/null || { \
+		python3 -m pip --version >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(APT_INSTALL) python3-pip; }; \
+		echo "make: installing jsonschema with pip"; \
+		python3 -m pip install --user --break-system-packages 'jsonschema>=4.18,<5' \
+			|| python3 -m pip install --user 'jsonschema>=4.18,<5'; \
 	}
 
 build: deps

@@ -90,6 +90,8 @@ let package = Package(
         .testTarget(name: "ReliabilityTests", dependencies: ["Tiltbox"], swiftSettings: strictSwift),
         .testTarget(name: "RenderTests", dependencies: ["Tiltbox"], swiftSettings: strictSwift),
         .testTarget(name: "CLITests", dependencies: ["Tiltbox", "tiltbox"], swiftSettings: strictSwift),
+        // docs/schema/*.schema.json against the scenario and keyframe loaders (Python's jsonschema, `make test-deps`).
+        .testTarget(name: "SchemaTests", dependencies: ["Tiltbox"], exclude: ["schema-cases.py", "every-key.json", "every-key-keyframes.json"], swiftSettings: strictSwift),
     ],
     swiftLanguageModes: [.v6]
 )

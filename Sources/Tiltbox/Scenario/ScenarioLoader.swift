@@ -19,6 +19,7 @@ import Foundation
 ///   Crate `(row, col)` sits at `origin + (col·spacing.x, row·spacing.y)` with id
 ///   `<idPrefix><row>_<col>`; crates are made row by row, row 0 first, columns left to right.
 /// - `tilt.file` is resolved against the scenario file's folder when relative.
+/// - `$schema` (any string) is allowed at the top level for editors and ignored.
 public enum ScenarioLoader {
     /// The caps enforced on every scenario.
     public static let limits = ScenarioLimits()
@@ -122,8 +123,12 @@ public enum ScenarioLoader {
 
     // MARK: - Keys
 
+    /// The top-level keys. `$schema` names the JSON Schema an editor checks the file against
+    /// (docs/schema/scenario.schema.json): any string, read and ignored.
     static let topKeys = ["format", "name", "description", "world", "timestep", "duration",
-                          "walls", "segments", "crates", "grids", "bodies", "joints", "tilt"]
+                          "walls", "segments", "crates", "grids", "bodies", "joints", "tilt", schemaKey]
+    /// The key editors read to find the file's JSON Schema; its value is not used.
+    static let schemaKey = "$schema"
     static let worldKeys = ["size", "gravity", "iterations", "damping", "collisionSlop", "collisionBias",
                              "collisionPersistence", "sleepTimeThreshold", "idleSpeedThreshold", "spatialIndex"]
     static let timestepKeys = ["hz", "maxStepsPerFrame"]
@@ -178,6 +183,8 @@ public enum ScenarioLoader {
             throw reader.error(at: formatNode, "format", reason)
         }
         let top = try reader.object(root, "", keys: topKeys)
+        // For editors only: a string, never used.
+        _ = try top.string(schemaKey, default: "", allowEmpty: true)
 
         let name = try top.string("name", default: defaultName(for: file), allowEmpty: false)
         let description = try top.string("description", default: "", allowEmpty: true)

@@ -85,13 +85,16 @@ let package = Package(
         .testTarget(name: "SteppingTests", dependencies: ["Tiltbox"], swiftSettings: strictSwift),
         .testTarget(name: "ScenarioTests", dependencies: ["Tiltbox"], swiftSettings: strictSwift),
         .testTarget(name: "TraceTests", dependencies: ["Tiltbox"], swiftSettings: strictSwift),
-        .testTarget(name: "InputTests", dependencies: ["Tiltbox"], resources: [.copy("Fixtures")], swiftSettings: strictSwift),
+        .testTarget(
+            name: "InputTests", dependencies: ["Tiltbox"], resources: [.copy("Fixtures")], swiftSettings: strictSwift),
         .testTarget(name: "ViewTests", dependencies: ["Tiltbox"], swiftSettings: strictSwift),
         .testTarget(name: "ReliabilityTests", dependencies: ["Tiltbox"], swiftSettings: strictSwift),
         .testTarget(name: "RenderTests", dependencies: ["Tiltbox"], swiftSettings: strictSwift),
         .testTarget(name: "CLITests", dependencies: ["Tiltbox", "tiltbox"], swiftSettings: strictSwift),
         // docs/schema/*.schema.json against the scenario and keyframe loaders (Python's jsonschema, `make test-deps`).
-        .testTarget(name: "SchemaTests", dependencies: ["Tiltbox"], exclude: ["schema-cases.py", "every-key.json", "every-key-keyframes.json"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "SchemaTests", dependencies: ["Tiltbox"],
+            exclude: ["schema-cases.py", "every-key.json", "every-key-keyframes.json"], swiftSettings: strictSwift),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -14,7 +14,7 @@ let package = Package(
             name: "TiltboxFuzz",
             dependencies: [.product(name: "Tiltbox", package: "Tiltbox")],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

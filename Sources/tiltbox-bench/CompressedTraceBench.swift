@@ -6,10 +6,11 @@
 // are per triple, then the median is taken. Every run must end in the C loop's state.
 // Also prints the bytes per step of both traces and the size ratio.
 
-#if canImport(Glibc)
-import Glibc
-#endif
 @_spi(Tools) import Tiltbox
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One size's figures for the compressed trace.
 struct CompressedTraceReport {
@@ -40,7 +41,9 @@ func benchCompressedTrace(n: Int, steps: Int, pairs: Int, path: String) throws -
         report.rZst.append(zst.nanosecondsPerStep / c.nanosecondsPerStep)
         report.plainBytes = plain.traceBytes
         report.zstBytes = zst.traceBytes
-        warn("  N=\(n) pair \(pair + 1)/\(pairs): C \(fmt(c.nanosecondsPerStep)) ns/step, full \(fmt(report.rPlain.last!, 3)) zst \(fmt(report.rZst.last!, 3))\n")
+        warn(
+            "  N=\(n) pair \(pair + 1)/\(pairs): C \(fmt(c.nanosecondsPerStep)) ns/step, full \(fmt(report.rPlain.last!, 3)) zst \(fmt(report.rZst.last!, 3))\n"
+        )
     }
     unlink(path + ".zst")
     return report
@@ -48,17 +51,25 @@ func benchCompressedTrace(n: Int, steps: Int, pairs: Int, path: String) throws -
 
 /// The `--only zst-ratio` table, with the target (≤ 1.15× at N = 1000).
 func printCompressedTraceTable(_ reports: [CompressedTraceReport], pairs: Int, steps: Int) {
-    print("Compressed full trace (.zst, zstd level 1) vs the raw C loop (median of \(pairs) interleaved triples; \(steps) steps each)")
+    print(
+        "Compressed full trace (.zst, zstd level 1) vs the raw C loop (median of \(pairs) interleaved triples; \(steps) steps each)"
+    )
     print("")
-    print("| N | C ns/step | full trace | full trace .zst | bytes/step plain | bytes/step .zst | size ratio | state hash = C |")
+    print(
+        "| N | C ns/step | full trace | full trace .zst | bytes/step plain | bytes/step .zst | size ratio | state hash = C |"
+    )
     print("|---:|---:|---:|---:|---:|---:|---:|:---|")
     for r in reports {
         let ratio = r.zstBytes > 0 ? Double(r.plainBytes) / Double(r.zstBytes) : 0
-        print("| \(r.n) | \(fmt(median(r.c))) | \(fmt(median(r.rPlain), 3))× | \(fmt(r.zstRatio, 3))× | "
-            + "\(fmt(Double(r.plainBytes) / Double(steps))) | \(fmt(Double(r.zstBytes) / Double(steps))) | \(fmt(ratio, 2))× | \(r.hashesAgree ? "yes" : "NO") |")
+        print(
+            "| \(r.n) | \(fmt(median(r.c))) | \(fmt(median(r.rPlain), 3))× | \(fmt(r.zstRatio, 3))× | "
+                + "\(fmt(Double(r.plainBytes) / Double(steps))) | \(fmt(Double(r.zstBytes) / Double(steps))) | \(fmt(ratio, 2))× | \(r.hashesAgree ? "yes" : "NO") |"
+        )
     }
     if let r = reports.first(where: { $0.n == 1_000 }) {
         print("")
-        print("Target: compressed full trace ≤ 1.15× at N = 1000: \(fmt(r.zstRatio, 3)) \(r.zstRatio <= 1.15 ? "met" : "MISSED")")
+        print(
+            "Target: compressed full trace ≤ 1.15× at N = 1000: \(fmt(r.zstRatio, 3)) \(r.zstRatio <= 1.15 ? "met" : "MISSED")"
+        )
     }
 }

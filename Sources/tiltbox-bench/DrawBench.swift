@@ -13,10 +13,13 @@ let drawColumns = 200, drawRows = 60
 /// The median nanoseconds to draw one live-view frame of the pile of `n` crates after `steps` steps.
 func benchDraw(n: Int, steps: Int, frames: Int) throws -> (bytes: Int, nanosecondsPerFrame: Double) {
     let scenario = BenchmarkPile.scenario(n: n)
-    let session = RunSession(scenario: scenario, track: ConstantGravity(scenario.world.gravity), totalSteps: steps,
-                             every: max(steps, 1))
+    let session = RunSession(
+        scenario: scenario, track: ConstantGravity(scenario.world.gravity), totalSteps: steps,
+        every: max(steps, 1))
     var clock = SteadyClock(hz: 60)
-    guard try session.run(clock: &clock, shouldStop: { false }) == .complete else { fatalError("pile run did not complete") }
+    guard try session.run(clock: &clock, shouldStop: { false }) == .complete else {
+        fatalError("pile run did not complete")
+    }
     _ = try session.finish()
     let previous = session.withPreviousStates { Array($0) }
     let current = session.withCurrentStates { Array($0) }
@@ -26,8 +29,9 @@ func benchDraw(n: Int, steps: Int, frames: Int) throws -> (bytes: Int, nanosecon
     var bytes = 0
     for _ in 0..<frames {
         let start = nowNanoseconds()
-        let text = renderer.frame(previous: previous, current: current, alpha: 0.5, hud: hud,
-                                  columns: drawColumns, terminalRows: drawRows, clear: false)
+        let text = renderer.frame(
+            previous: previous, current: current, alpha: 0.5, hud: hud,
+            columns: drawColumns, terminalRows: drawRows, clear: false)
         times.append(Double(nowNanoseconds() - start))
         bytes = text.utf8.count
     }

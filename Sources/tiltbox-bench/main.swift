@@ -33,8 +33,9 @@
 import CNumberFormat
 import CReferencePile
 @_spi(Tools) import Tiltbox
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // MARK: - Options
@@ -64,7 +65,9 @@ struct Options {
             guard parts.count == 2, let c = Double(parts[0]), let n = Int(parts[1]), c > 0, n > 0 else { return nil }
             return (c, n)
         }
-        let env = { (name: String) -> String? in getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } }
+        let env = { (name: String) -> String? in
+            getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+        }
         if let s = env("BENCH_SIZES") { o.sizes = ints(s) ?? bad("BENCH_SIZES=\(s)") }
         if let s = env("BENCH_PAIRS") { o.pairs = Int(s) ?? bad("BENCH_PAIRS=\(s)") }
         if let s = env("BENCH_STEPS") { o.steps = Int(s) ?? bad("BENCH_STEPS=\(s)") }
@@ -79,11 +82,16 @@ struct Options {
             case "--hash": o.hash = hashSpec(value) ?? bad("--hash \(value)")
             case "--write-scenario": o.writeScenario = Int(value) ?? bad("--write-scenario \(value)")
             case "--callgrind": o.callgrind = value
-            case "--only" where ["c", "numbers"].contains(value) || Variant(rawValue: value) != nil || value == "zst-ratio" || value == "draw": o.only = value
+            case "--only"
+            where ["c", "numbers"].contains(value) || Variant(rawValue: value) != nil || value == "zst-ratio"
+                || value == "draw":
+                o.only = value
             default: usage("unknown option \(flag)")
             }
         }
-        if o.pairs < 1 || o.steps < 1 || o.sizes.contains(where: { $0 < 1 || $0 > 100_000 }) { usage("sizes in 1...100000, pairs and steps ≥ 1") }
+        if o.pairs < 1 || o.steps < 1 || o.sizes.contains(where: { $0 < 1 || $0 > 100_000 }) {
+            usage("sizes in 1...100000, pairs and steps ≥ 1")
+        }
         return o
     }
 }
@@ -98,7 +106,9 @@ func warn(_ text: String) {
 func bad<T>(_ problem: String) -> T { usage(problem) }
 
 func usage(_ problem: String) -> Never {
-    warn("tiltbox-bench: \(problem)\nusage: tiltbox-bench [--sizes 100,1000] [--pairs 5] [--steps 1200] [--callgrind STRIPPED-BINARY] [--hash CELL:COUNT] [--write-scenario N] [--only c|none|full|every10|hashes|zst|numbers|zst-ratio|draw]\n")
+    warn(
+        "tiltbox-bench: \(problem)\nusage: tiltbox-bench [--sizes 100,1000] [--pairs 5] [--steps 1200] [--callgrind STRIPPED-BINARY] [--hash CELL:COUNT] [--write-scenario N] [--only c|none|full|every10|hashes|zst|numbers|zst-ratio|draw]\n"
+    )
     exit(2)
 }
 
@@ -185,22 +195,25 @@ enum Variant: String, CaseIterable {
 /// every 10th, record hashes only (`--hashes`), or to a path ending in `.zst`.
 func runTiltbox(_ scenario: Scenario, steps: Int, variant: Variant, tracePath: String) throws -> RunResult {
     let track = ConstantGravity(scenario.world.gravity)
-    let session = if let every = variant.every {
-        try RunSession(scenario: scenario, track: track, totalSteps: steps, every: every,
-                       trace: .init(path: variant == .zst ? tracePath + ".zst" : tracePath, hashes: variant == .hashes))
-    } else {
-        // No output: only step 0 and the last step are recorded (digested), so the
-        // figure is the step loop's.
-        RunSession(scenario: scenario, track: track, totalSteps: steps, every: max(steps, 1))
-    }
+    let session =
+        if let every = variant.every {
+            try RunSession(
+                scenario: scenario, track: track, totalSteps: steps, every: every,
+                trace: .init(path: variant == .zst ? tracePath + ".zst" : tracePath, hashes: variant == .hashes))
+        } else {
+            // No output: only step 0 and the last step are recorded (digested), so the
+            // figure is the step loop's.
+            RunSession(scenario: scenario, track: track, totalSteps: steps, every: max(steps, 1))
+        }
     var clock = SteadyClock(hz: 60)
     let start = nowNanoseconds()
     let outcome = try session.run(clock: &clock, shouldStop: { false })
     let summary = try session.finish()
     let elapsed = nowNanoseconds() - start
     guard outcome == .complete else { fatalError("bench run ended \(outcome)") }
-    return RunResult(nanosecondsPerStep: Double(elapsed) / Double(steps), hash: stateHash(session),
-                     traceBytes: fileSize(variant == .zst ? tracePath + ".zst" : tracePath) ?? summary.traceBytes ?? 0)
+    return RunResult(
+        nanosecondsPerStep: Double(elapsed) / Double(steps), hash: stateHash(session),
+        traceBytes: fileSize(variant == .zst ? tracePath + ".zst" : tracePath) ?? summary.traceBytes ?? 0)
 }
 
 /// The size of the file at `path` in bytes (what a compressed trace takes on disk).
@@ -216,11 +229,15 @@ func writesZstd(tracePath: String) -> Bool {
     let path = tracePath + ".zst"
     defer { unlink(path) }
     let scenario = BenchmarkPile.scenario(n: 1)
-    guard let session = try? RunSession(scenario: scenario, track: ConstantGravity(scenario.world.gravity), totalSteps: 2,
-                                        trace: .init(path: path)) else { return false }
+    guard
+        let session = try? RunSession(
+            scenario: scenario, track: ConstantGravity(scenario.world.gravity), totalSteps: 2,
+            trace: .init(path: path))
+    else { return false }
     var clock = SteadyClock(hz: 60)
     guard (try? session.run(clock: &clock)) != nil, (try? session.finish()) != nil,
-          let file = fopen(path, "rb") else { return false }
+        let file = fopen(path, "rb")
+    else { return false }
     defer { fclose(file) }
     var magic = [UInt8](repeating: 0, count: 4)
     return fread(&magic, 1, 4, file) == 4 && magic == [0x28, 0xB5, 0x2F, 0xFD]
@@ -242,14 +259,19 @@ final class StatesCollector: RecordSink {
 func benchNumbers(n: Int, steps: Int, repeats: Int) throws -> (doubles: Int, bytes: Int, nanosecondsPerDouble: Double) {
     let scenario = BenchmarkPile.scenario(n: n)
     let collector = StatesCollector()
-    let session = RunSession(scenario: scenario, track: ConstantGravity(scenario.world.gravity), totalSteps: steps, every: 1,
-                             sinks: [collector])
+    let session = RunSession(
+        scenario: scenario, track: ConstantGravity(scenario.world.gravity), totalSteps: steps, every: 1,
+        sinks: [collector])
     var clock = SteadyClock(hz: 60)
-    guard try session.run(clock: &clock, shouldStop: { false }) == .complete else { fatalError("pile run did not complete") }
+    guard try session.run(clock: &clock, shouldStop: { false }) == .complete else {
+        fatalError("pile run did not complete")
+    }
     _ = try session.finish()
     let doubles = collector.records.reduce(0) { $0 + $1.count }
     let longest = collector.records.map(\.count).max() ?? 0
-    let capacity = longest * (Int(TILTBOX_FORMAT_DOUBLE_MAX) + 1) + 2 * (longest / BodyStateLayout.count) + Int(TILTBOX_FORMAT_SLACK)
+    let capacity =
+        longest * (Int(TILTBOX_FORMAT_DOUBLE_MAX) + 1) + 2 * (longest / BodyStateLayout.count)
+        + Int(TILTBOX_FORMAT_SLACK)
     let out = UnsafeMutablePointer<CChar>.allocate(capacity: capacity)
     defer { out.deallocate() }
     var times: [Double] = []
@@ -258,7 +280,9 @@ func benchNumbers(n: Int, steps: Int, repeats: Int) throws -> (doubles: Int, byt
         bytes = 0
         let start = nowNanoseconds()
         for record in collector.records {
-            bytes += record.withUnsafeBufferPointer { tiltbox_format_states($0.baseAddress!, $0.count, BodyStateLayout.count, out) }
+            bytes += record.withUnsafeBufferPointer {
+                tiltbox_format_states($0.baseAddress!, $0.count, BodyStateLayout.count, out)
+            }
         }
         times.append(Double(nowNanoseconds() - start) / Double(doubles))
     }
@@ -273,7 +297,8 @@ func benchNumbers(n: Int, steps: Int, repeats: Int) throws -> (doubles: Int, byt
 func numberInstructionsPerDouble(stripped: String) -> (instructions: Double, doubles: Int)? {
     let output = "/tmp/tiltbox-bench-callgrind-\(getpid())"
     defer { unlink(output + ".out"); unlink(output + ".err") }
-    let command = "valgrind --tool=callgrind --toggle-collect=tiltbox_format_states --callgrind-out-file=/dev/null "
+    let command =
+        "valgrind --tool=callgrind --toggle-collect=tiltbox_format_states --callgrind-out-file=/dev/null "
         + "'\(stripped)' --only numbers --sizes 100 --steps 600 --pairs 1 >\(output).out 2>\(output).err"
     guard system(command) == 0 else {
         warn("tiltbox-bench: callgrind did not run (\(command)); instructions per double n/a\n")
@@ -293,7 +318,9 @@ func numberInstructionsPerDouble(stripped: String) -> (instructions: Double, dou
         return Int(text[range.upperBound...].drop { $0 == " " }.prefix { $0.isNumber })
     }
     let out = text(output + ".out"), err = text(output + ".err")
-    guard let collected = number(after: "Collected :", in: err), let doubles = number(after: "numbers:", in: out), doubles > 0 else {
+    guard let collected = number(after: "Collected :", in: err), let doubles = number(after: "numbers:", in: out),
+        doubles > 0
+    else {
         warn("tiltbox-bench: could not read callgrind's count; instructions per double n/a\n")
         return nil
     }
@@ -334,7 +361,9 @@ defer { unlink(tracePath) }
 if options.only == "numbers" {
     for n in options.sizes {
         let result = try benchNumbers(n: n, steps: options.steps, repeats: options.pairs)
-        print("N=\(n) numbers: \(result.doubles) doubles, \(result.bytes) bytes, \(fmt(result.nanosecondsPerDouble, 1)) ns/double (median of \(options.pairs))")
+        print(
+            "N=\(n) numbers: \(result.doubles) doubles, \(result.bytes) bytes, \(fmt(result.nanosecondsPerDouble, 1)) ns/double (median of \(options.pairs))"
+        )
     }
     exit(0)
 }
@@ -351,7 +380,9 @@ if options.only == "draw" {
     let frames = 200
     for n in options.sizes {
         let result = try benchDraw(n: n, steps: options.steps, frames: frames)
-        print("N=\(n) draw: \(fmt(result.nanosecondsPerFrame, 0)) ns/frame (\(fmt(result.nanosecondsPerFrame / 1e6, 3)) ms, \(drawColumns)×\(drawRows) cells, \(result.bytes) bytes; median of \(frames))")
+        print(
+            "N=\(n) draw: \(fmt(result.nanosecondsPerFrame, 0)) ns/frame (\(fmt(result.nanosecondsPerFrame / 1e6, 3)) ms, \(drawColumns)×\(drawRows) cells, \(result.bytes) bytes; median of \(frames))"
+        )
     }
     exit(0)
 }
@@ -359,11 +390,12 @@ if options.only == "draw" {
 if let only = options.only {
     for n in options.sizes {
         let scenario = BenchmarkPile.scenario(n: n)
-        let result = if let variant = Variant(rawValue: only) {
-            try runTiltbox(scenario, steps: options.steps, variant: variant, tracePath: tracePath)
-        } else {
-            runC(n: n, steps: options.steps)
-        }
+        let result =
+            if let variant = Variant(rawValue: only) {
+                try runTiltbox(scenario, steps: options.steps, variant: variant, tracePath: tracePath)
+            } else {
+                runC(n: n, steps: options.steps)
+            }
         print("N=\(n) \(only): hash \(String(result.hash, radix: 16))")
     }
     unlink(tracePath)
@@ -420,7 +452,9 @@ let variants = Variant.allCases.filter { $0 != .zst || zstd }
 var reports: [SizeReport] = []
 let benchStart = nowNanoseconds()
 let loadBefore = loadAverage()
-warn("tiltbox-bench: sizes \(options.sizes), \(options.pairs) interleaved pairs, \(options.steps) steps each; load average \(loadBefore)\n")
+warn(
+    "tiltbox-bench: sizes \(options.sizes), \(options.pairs) interleaved pairs, \(options.steps) steps each; load average \(loadBefore)\n"
+)
 for n in options.sizes {
     var report = SizeReport(n: n)
     let scenario = BenchmarkPile.scenario(n: n)
@@ -475,34 +509,48 @@ let minutes = Double(nowNanoseconds() - benchStart) / 60e9
 /// A median ratio as the table shows it, `n/a` when the variant was not run.
 func ratioText(_ r: Double?) -> String { r.map { "\(fmt($0, 3))×" } ?? "n/a" }
 
-print("Ratios to the raw C loop (median of \(options.pairs) interleaved pairs; \(options.steps) steps each; lower is better)")
+print(
+    "Ratios to the raw C loop (median of \(options.pairs) interleaved pairs; \(options.steps) steps each; lower is better)"
+)
 print("")
 print("| N | " + Variant.allCases.map(\.title).joined(separator: " | ") + " | state hash = C |")
 print("|---:|" + String(repeating: "---:|", count: Variant.allCases.count) + ":---|")
 for r in reports {
-    print("| \(r.n) | " + Variant.allCases.map { ratioText(r.ratio($0)) }.joined(separator: " | ")
-          + " | \(r.hashesAgree ? "yes" : "NO") `\(String(r.hashC, radix: 16))` |")
+    print(
+        "| \(r.n) | " + Variant.allCases.map { ratioText(r.ratio($0)) }.joined(separator: " | ")
+            + " | \(r.hashesAgree ? "yes" : "NO") `\(String(r.hashC, radix: 16))` |")
 }
 if !zstd { print("(compressed trace: n/a, this build writes a `.zst` path as a plain trace)") }
 print("")
 print("Nanoseconds per step (medians) and trace bytes per step")
 print("")
-print("| N | C loop | " + Variant.allCases.map(\.title).joined(separator: " | ") + " | bytes/step: full | --every 10 | hashes | compressed |")
+print(
+    "| N | C loop | " + Variant.allCases.map(\.title).joined(separator: " | ")
+        + " | bytes/step: full | --every 10 | hashes | compressed |")
 print("|---:|---:|" + String(repeating: "---:|", count: Variant.allCases.count + 4))
 for r in reports {
     let times = Variant.allCases.map { r.nanoseconds($0).map { fmt($0) } ?? "n/a" }
     let bytes = [Variant.full, .every10, .hashes, .zst].map { v in r.bytesPerStep[v].map { fmt($0) } ?? "n/a" }
     var compressedRatio = ""
-    if let full = r.bytesPerStep[.full], let zst = r.bytesPerStep[.zst], zst > 0 { compressedRatio = " (\(fmt(full / zst, 1))× smaller)" }
-    print("| \(r.n) | \(fmt(median(r.c))) | " + times.joined(separator: " | ") + " | " + bytes.joined(separator: " | ") + compressedRatio + " |")
+    if let full = r.bytesPerStep[.full], let zst = r.bytesPerStep[.zst], zst > 0 {
+        compressedRatio = " (\(fmt(full / zst, 1))× smaller)"
+    }
+    print(
+        "| \(r.n) | \(fmt(median(r.c))) | " + times.joined(separator: " | ") + " | " + bytes.joined(separator: " | ")
+            + compressedRatio + " |")
 }
 print("")
-print("Number writer (the 100-crate pile's values, \(options.steps) steps, \(numbers.doubles) doubles): "
-      + "\(fmt(numbers.nanosecondsPerDouble, 1)) ns per double (median of \(options.pairs)), "
-      + (instructions.map { "\(fmt($0.instructions, 1)) instructions per double (callgrind, 600 steps, \($0.doubles) doubles)" }
-         ?? "instructions per double n/a (give --callgrind STRIPPED-BINARY, as make bench does)"))
+print(
+    "Number writer (the 100-crate pile's values, \(options.steps) steps, \(numbers.doubles) doubles): "
+        + "\(fmt(numbers.nanosecondsPerDouble, 1)) ns per double (median of \(options.pairs)), "
+        + (instructions.map {
+            "\(fmt($0.instructions, 1)) instructions per double (callgrind, 600 steps, \($0.doubles) doubles)"
+        }
+            ?? "instructions per double n/a (give --callgrind STRIPPED-BINARY, as make bench does)"))
 let draw = [100, 1_000].map { (crates: $0, ms: liveViewDrawMilliseconds(crates: $0)) }
-print("Live view drawing per frame: " + draw.map { "\($0.crates) crates \($0.ms.map { "\(fmt($0, 2)) ms" } ?? "n/a")" }.joined(separator: ", "))
+print(
+    "Live view drawing per frame: "
+        + draw.map { "\($0.crates) crates \($0.ms.map { "\(fmt($0, 2)) ms" } ?? "n/a")" }.joined(separator: ", "))
 print("")
 
 /// One target line: the figure, its limit and whether it is met (n/a when not measured).
@@ -525,23 +573,31 @@ print(target("number writer", instructions?.instructions, 150, unit: " instructi
 print(target("live view drawing of a 1000-crate frame", draw.last?.ms, 2, unit: " ms", digits: 2))
 if let h = options.hash {
     print("")
-    print("Spatial hash (cellSize \(fmt(h.cellSize, 1)), count \(h.count)) instead of bbtree, no output (different, equally repeatable physics):")
+    print(
+        "Spatial hash (cellSize \(fmt(h.cellSize, 1)), count \(h.count)) instead of bbtree, no output (different, equally repeatable physics):"
+    )
     for r in reports {
-        print("  N=\(r.n): \(fmt(median(r.hashIndexNs))) ns/step, \(fmt(median(r.hashIndexRatio), 3))× the bbtree C loop")
+        print(
+            "  N=\(r.n): \(fmt(median(r.hashIndexNs))) ns/step, \(fmt(median(r.hashIndexRatio), 3))× the bbtree C loop")
     }
 }
 print("")
 print("Scale")
 for r in reports {
-    print("  N=\(r.n): resident memory of a live world \(fmt(r.rssPerCrateKB * 1024)) B/crate; peak RSS so far \(r.peakKB / 1024) MiB")
+    print(
+        "  N=\(r.n): resident memory of a live world \(fmt(r.rssPerCrateKB * 1024)) B/crate; peak RSS so far \(r.peakKB / 1024) MiB"
+    )
 }
 if let a = reports.first(where: { $0.n == 1_000 }), let b = reports.first(where: { $0.n == 10_000 }),
-   let noneA = a.nanoseconds(.none), let noneB = b.nanoseconds(.none) {
+    let noneA = a.nanoseconds(.none), let noneB = b.nanoseconds(.none)
+{
     let perCrate = Double(b.peakKB - a.peakKB) * 1024 / 9_000
     print("  memory per crate (peak RSS at N=10000 − at N=1000, / 9000): \(fmt(perCrate)) B")
     let expC = log10(median(b.c) / median(a.c))
     let expT = log10(noneB / noneA)
-    print("  cost per step grows as N^\(fmt(expC, 2)) (C loop), N^\(fmt(expT, 2)) (Tiltbox, no output) from N=1000 to N=10000")
+    print(
+        "  cost per step grows as N^\(fmt(expC, 2)) (C loop), N^\(fmt(expT, 2)) (Tiltbox, no output) from N=1000 to N=10000"
+    )
 }
 print("")
 print("bench took \(fmt(minutes, 1)) min")

@@ -7,47 +7,65 @@ import Foundation
 
 let count = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 1000 : 1000
 let bodies = [
-    BodySpec(id: "ball", position: Vec2(100, 250), shapes: [
-        ShapeSpec(geometry: .circle(radius: 10, offset: Vec2(2, 0)), mass: .mass(1))]),
-    BodySpec(id: "compound", position: Vec2(220, 250), shapes: [
-        ShapeSpec(geometry: .box(size: Vec2(30, 10), radius: 1), mass: .density(0.01)),
-        ShapeSpec(geometry: .polygon(vertices: [Vec2(0, 0), Vec2(10, 0), Vec2(0, 10)], radius: 0), mass: .mass(1)),
-        ShapeSpec(geometry: .segment(from: Vec2(-10, 0), to: Vec2(10, 5), radius: 2), mass: .mass(0.5))]),
-    BodySpec(id: "paddle", type: .kinematic, position: Vec2(300, 150), angularVelocity: 1, shapes: [
-        ShapeSpec(geometry: .box(size: Vec2(60, 6), radius: 0))]),
-    BodySpec(id: "shelf", type: .static, position: Vec2(400, 100), shapes: [
-        ShapeSpec(geometry: .segment(from: Vec2(-40, 0), to: Vec2(40, 0), radius: 2))]),
+    BodySpec(
+        id: "ball", position: Vec2(100, 250),
+        shapes: [
+            ShapeSpec(geometry: .circle(radius: 10, offset: Vec2(2, 0)), mass: .mass(1))
+        ]),
+    BodySpec(
+        id: "compound", position: Vec2(220, 250),
+        shapes: [
+            ShapeSpec(geometry: .box(size: Vec2(30, 10), radius: 1), mass: .density(0.01)),
+            ShapeSpec(geometry: .polygon(vertices: [Vec2(0, 0), Vec2(10, 0), Vec2(0, 10)], radius: 0), mass: .mass(1)),
+            ShapeSpec(geometry: .segment(from: Vec2(-10, 0), to: Vec2(10, 5), radius: 2), mass: .mass(0.5)),
+        ]),
+    BodySpec(
+        id: "paddle", type: .kinematic, position: Vec2(300, 150), angularVelocity: 1,
+        shapes: [
+            ShapeSpec(geometry: .box(size: Vec2(60, 6), radius: 0))
+        ]),
+    BodySpec(
+        id: "shelf", type: .static, position: Vec2(400, 100),
+        shapes: [
+            ShapeSpec(geometry: .segment(from: Vec2(-40, 0), to: Vec2(40, 0), radius: 2))
+        ]),
 ]
 // One joint of every kind, to the world and between crates, and joints holding bodies.
 let joints: [JointSpec] = [
     JointSpec(parameters: .pivot(.world(Vec2(40, 60))), a: .world, b: .body("c0")),
     JointSpec(parameters: .pin(anchorA: .zero, anchorB: .zero), a: .body("c1"), b: .body("c2")),
     JointSpec(parameters: .slide(anchorA: .zero, anchorB: .zero, min: 20, max: 80), a: .body("c2"), b: .body("c3")),
-    JointSpec(parameters: .groove(grooveA: Vec2(150, 40), grooveB: Vec2(230, 40), anchorB: .zero), a: .world, b: .body("c3")),
-    JointSpec(parameters: .dampedSpring(anchorA: .zero, anchorB: .zero, restLength: 40, stiffness: 20, damping: 1),
-              a: .body("c3"), b: .body("c4")),
-    JointSpec(parameters: .dampedRotarySpring(restAngle: 0, stiffness: 100, damping: 1), a: .body("c4"), b: .body("c5")),
+    JointSpec(
+        parameters: .groove(grooveA: Vec2(150, 40), grooveB: Vec2(230, 40), anchorB: .zero), a: .world, b: .body("c3")),
+    JointSpec(
+        parameters: .dampedSpring(anchorA: .zero, anchorB: .zero, restLength: 40, stiffness: 20, damping: 1),
+        a: .body("c3"), b: .body("c4")),
+    JointSpec(
+        parameters: .dampedRotarySpring(restAngle: 0, stiffness: 100, damping: 1), a: .body("c4"), b: .body("c5")),
     JointSpec(parameters: .rotaryLimit(min: -0.5, max: 0.5), a: .body("c5"), b: .world),
     JointSpec(parameters: .ratchet(phase: 0, ratchet: 0.4), a: .body("c5"), b: .body("c6")),
     JointSpec(parameters: .gear(phase: 0, ratio: 2), a: .body("c6"), b: .body("c7"), maxForce: 1000),
     JointSpec(parameters: .simpleMotor(rate: 1), a: .body("c7"), b: .world, maxForce: 100, collideBodies: false),
     JointSpec(parameters: .pivot(.world(Vec2(100, 270))), a: .world, b: .body("ball")),
-    JointSpec(parameters: .dampedSpring(anchorA: .zero, anchorB: .zero, restLength: 100, stiffness: 10, damping: 1),
-              a: .body("ball"), b: .body("compound")),
+    JointSpec(
+        parameters: .dampedSpring(anchorA: .zero, anchorB: .zero, restLength: 100, stiffness: 10, damping: 1),
+        a: .body("ball"), b: .body("compound")),
     JointSpec(parameters: .pin(anchorA: Vec2(30, 0), anchorB: .zero), a: .body("paddle"), b: .body("c5")),
 ]
 for i in 0..<count {
     let crates = (0..<8).map { c in
         CrateSpec(id: "c\(c)", position: Vec2(40 + Double(c) * 50, 40 + Double(c % 3) * 30), angle: Double(c) * 0.1)
     }
-    var scenario = Scenario(name: "w\(i)", world: WorldSettings(size: Vec2(480, 320)),
-                            segments: [SegmentSpec(from: Vec2(0, 120), to: Vec2(240, 60))], crates: crates,
-                            bodies: bodies, joints: joints)
+    var scenario = Scenario(
+        name: "w\(i)", world: WorldSettings(size: Vec2(480, 320)),
+        segments: [SegmentSpec(from: Vec2(0, 120), to: Vec2(240, 60))], crates: crates,
+        bodies: bodies, joints: joints)
     if i % 2 == 1 { scenario.world.spatialIndex = .hash(cellSize: 40, count: 500) }
     let world = World(scenario: scenario)
     for _ in 0..<(i % 13) { world.step(dt: 1.0 / 120) }
 }
 let live = (EngineCensus.liveSpaces, EngineCensus.liveBodies, EngineCensus.liveShapes, EngineCensus.liveConstraints)
-print("leakcheck: \(count) worlds created and dropped; live spaces \(live.0), bodies \(live.1), shapes \(live.2), "
-      + "constraints \(live.3)")
+print(
+    "leakcheck: \(count) worlds created and dropped; live spaces \(live.0), bodies \(live.1), shapes \(live.2), "
+        + "constraints \(live.3)")
 if live != (0, 0, 0, 0) { exit(1) }

@@ -56,15 +56,20 @@ do {
                 worstGrowthBeyondPool = max(worstGrowthBeyondPool, beyondPool)
                 if minutes == halfMinute { atHalf = (peak, pool) }
                 final = (peak, pool)
-                print(String(format: "minute %3d  t = %6.0f s  rss %6d KiB  peak %6d KiB  anon %6d KiB  chipmunk pools %5d KiB  peak growth since minute 1: %+.3f%% (%+.3f%% beyond chipmunk's pools)",
-                             minutes, time, ProcessMemory.residentKiB ?? 0, peak, heap, pool, growth * 100, beyondPool * 100))
+                print(
+                    String(
+                        format:
+                            "minute %3d  t = %6.0f s  rss %6d KiB  peak %6d KiB  anon %6d KiB  chipmunk pools %5d KiB  peak growth since minute 1: %+.3f%% (%+.3f%% beyond chipmunk's pools)",
+                        minutes, time, ProcessMemory.residentKiB ?? 0, peak, heap, pool, growth * 100, beyondPool * 100)
+                )
                 fflush(nil)
             }
         }
     }
     let report = MinuteReport(totalMinutes: minutes)
-    let session = RunSession(scenario: scenario, track: track, totalSteps: stepsPerMinute * minutes,
-                             every: stepsPerMinute, sinks: [report])
+    let session = RunSession(
+        scenario: scenario, track: track, totalSteps: stepsPerMinute * minutes,
+        every: stepsPerMinute, sinks: [report])
     report.world = session.world
     var clock = SteadyClock(hz: 60)
     let started = RealTimeClock.now()
@@ -72,20 +77,29 @@ do {
     let outcome = try session.run(clock: &clock, shouldStop: { InterruptSignal.isRaised })
     let summary = try session.finish()
     let wall = RealTimeClock.now() - started
-    print(String(format: "soak: %@ after %d simulated minutes (%d steps) in %.1f s wall; worst peak-RSS growth after minute 1: %.3f%% (%.3f%% beyond chipmunk's pools)",
-                 "\(outcome)", report.minutes, summary.steps, wall, report.worstGrowth * 100,
-                 report.worstGrowthBeyondPool * 100))
+    print(
+        String(
+            format:
+                "soak: %@ after %d simulated minutes (%d steps) in %.1f s wall; worst peak-RSS growth after minute 1: %.3f%% (%.3f%% beyond chipmunk's pools)",
+            "\(outcome)", report.minutes, summary.steps, wall, report.worstGrowth * 100,
+            report.worstGrowthBeyondPool * 100))
     if outcome == .interrupted { exit(InterruptSignal.exitStatus) } // 130 after Ctrl-C, 143 after SIGTERM
     guard outcome == .complete else { print("soak: FAILED: the run did not complete"); exit(1) }
-    print("soak: resident anonymous memory (RssAnon) grew by at most \(report.worstHeapGrowthBeyondPool) KiB beyond Chipmunk's pools after minute 1")
+    print(
+        "soak: resident anonymous memory (RssAnon) grew by at most \(report.worstHeapGrowthBeyondPool) KiB beyond Chipmunk's pools after minute 1"
+    )
     let half = report.atHalf ?? report.final
     let secondHalf = (report.final.peak - half.peak) - (report.final.pool - half.pool)
-    print("soak: peak RSS growth over the second half (minute \(report.halfMinute) to \(report.minutes)): \(report.final.peak - half.peak) KiB, \(secondHalf) KiB beyond Chipmunk's pools")
+    print(
+        "soak: peak RSS growth over the second half (minute \(report.halfMinute) to \(report.minutes)): \(report.final.peak - half.peak) KiB, \(secondHalf) KiB beyond Chipmunk's pools"
+    )
     guard report.worstGrowthBeyondPool < 0.01 else {
         print("soak: FAILED: memory beyond Chipmunk's pools grew by 1 % or more after the first minute")
         exit(1)
     }
-    guard minutes < 4 || secondHalf <= 0 else { print("soak: FAILED: memory still grew in the second half of the run"); exit(1) }
+    guard minutes < 4 || secondHalf <= 0 else {
+        print("soak: FAILED: memory still grew in the second half of the run"); exit(1)
+    }
     print("soak: passed")
 } catch {
     // Nothing more to do if standard error cannot take the message: the status tells.

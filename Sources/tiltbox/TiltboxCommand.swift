@@ -16,7 +16,10 @@ struct TiltboxCommand: ParsableCommand {
             Shell completion: tiltbox --generate-completion-script bash (or zsh, fish).
             """,
         version: TiltboxVersion.current,
-        subcommands: [Run.self, Record.self, Diff.self, Verify.self, Validate.self, Tilt.self, Render.self, Curves.self, Batch.self, BatchMerge.self],
+        subcommands: [
+            Run.self, Record.self, Diff.self, Verify.self, Validate.self, Tilt.self, Render.self, Curves.self,
+            Batch.self, BatchMerge.self,
+        ],
         defaultSubcommand: Run.self)
 
     /// Parses and runs, mapping every failure to the exit statuses of docs/formats.md §7:
@@ -31,8 +34,10 @@ struct TiltboxCommand: ParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         let given = Array(CommandLine.arguments.dropFirst())
         if let unknown = CommandNames.unknownCommand(in: given) {
-            Foundation.exit(ExitStatus.reporting("tiltbox: \(unknown)", "Run 'tiltbox help' for the commands.",
-                                                 status: ExitStatus.badInput))
+            Foundation.exit(
+                ExitStatus.reporting(
+                    "tiltbox: \(unknown)", "Run 'tiltbox help' for the commands.",
+                    status: ExitStatus.badInput))
         }
         let arguments = OverrideOptions.takeSetOptions(from: given, command: CommandNames.subcommand(in: given))
         do {
@@ -48,10 +53,11 @@ struct TiltboxCommand: ParsableCommand {
             let code = exitCode(for: error)
             if code == .validationFailure {
                 // One line saying what is wrong and one hint, not ArgumentParser's usage block as well.
-                Foundation.exit(ExitStatus.reporting(
-                    "tiltbox: \(message(for: error))",
-                    "Run 'tiltbox \(CommandNames.subcommand(in: arguments)) --help' for usage.",
-                    status: ExitStatus.badInput))
+                Foundation.exit(
+                    ExitStatus.reporting(
+                        "tiltbox: \(message(for: error))",
+                        "Run 'tiltbox \(CommandNames.subcommand(in: arguments)) --help' for usage.",
+                        status: ExitStatus.badInput))
             }
             // Help (on standard output) and ArgumentParser's other errors, written through
             // the same throwing path as everything else rather than `exit(withError:)`'s print.

@@ -1,6 +1,7 @@
 import CReferencePile
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// The benchmark compares Tiltbox with a raw-Chipmunk twin of the same scene; these
@@ -57,7 +58,8 @@ import Testing
     /// pile from a scenario file that sets none gets the same defaults and the same state.
     @Test func aScenarioFileThatSetsNothingEndsWithTheCPilesStateHash() throws {
         let n = 100, steps = 600
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bench-pile-\(UUID().uuidString).json").path
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bench-pile-\(UUID().uuidString).json")
+            .path
         try BenchmarkPile.scenarioJSON(n: n).write(toFile: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: file) }
         #expect(!BenchmarkPile.scenarioJSON(n: n).contains("collisionSlop"), "the file sets no space setting")

@@ -22,52 +22,72 @@ struct BadScenario: Sendable, CustomTestStringConvertible {
     static func with(_ rest: String) -> String { "{\(world), \(rest)}" }
 
     static let all: [BadScenario] = [
-        BadScenario(name: "non-finite-number",
-                    json: with(#""crates": [{"id": "a", "position": [100, 1e999]}]"#),
-                    path: "crates[0].position[1]", alsoRun: true),
-        BadScenario(name: "zero-size",
-                    json: with(#""crates": [{"id": "a", "position": [100, 100]}, {"id": "b", "position": [200, 100], "size": [10, 0]}]"#),
-                    path: "crates[1].size[1]", alsoRun: true),
-        BadScenario(name: "negative-grid-size",
-                    json: with(#""grids": [{"origin": [40, 40], "columns": 2, "rows": 2, "spacing": [30, 30], "crate": {"size": [-1, 20]}}]"#),
-                    path: "grids[0].crate.size[0]"),
-        BadScenario(name: "zero-mass",
-                    json: with(#""crates": [{"id": "a", "position": [100, 100], "mass": 0}]"#),
-                    path: "crates[0].mass", alsoRun: true),
-        BadScenario(name: "negative-mass",
-                    json: with(#""crates": [{"id": "a", "position": [100, 100], "mass": -1}]"#),
-                    path: "crates[0].mass"),
+        BadScenario(
+            name: "non-finite-number",
+            json: with(#""crates": [{"id": "a", "position": [100, 1e999]}]"#),
+            path: "crates[0].position[1]", alsoRun: true),
+        BadScenario(
+            name: "zero-size",
+            json: with(
+                #""crates": [{"id": "a", "position": [100, 100]}, {"id": "b", "position": [200, 100], "size": [10, 0]}]"#
+            ),
+            path: "crates[1].size[1]", alsoRun: true),
+        BadScenario(
+            name: "negative-grid-size",
+            json: with(
+                #""grids": [{"origin": [40, 40], "columns": 2, "rows": 2, "spacing": [30, 30], "crate": {"size": [-1, 20]}}]"#
+            ),
+            path: "grids[0].crate.size[0]"),
+        BadScenario(
+            name: "zero-mass",
+            json: with(#""crates": [{"id": "a", "position": [100, 100], "mass": 0}]"#),
+            path: "crates[0].mass", alsoRun: true),
+        BadScenario(
+            name: "negative-mass",
+            json: with(#""crates": [{"id": "a", "position": [100, 100], "mass": -1}]"#),
+            path: "crates[0].mass"),
         BadScenario(name: "zero-hz", json: with(#""timestep": {"hz": 0}"#), path: "timestep.hz", alsoRun: true),
         BadScenario(name: "negative-hz", json: with(#""timestep": {"hz": -120}"#), path: "timestep.hz"),
-        BadScenario(name: "duplicate-id",
-                    json: with(#""crates": [{"id": "a", "position": [100, 100]}, {"id": "a", "position": [200, 100]}]"#),
-                    path: "crates[1].id", alsoRun: true),
-        BadScenario(name: "unknown-orientation",
-                    json: with(#""tilt": {"file": "rock.csv", "orientation": "sideways"}"#),
-                    path: "tilt.orientation"),
-        BadScenario(name: "crate-outside-world",
-                    json: with(#""crates": [{"id": "a", "position": [500, 100]}]"#),
-                    path: "crates[0].position", alsoRun: true),
-        BadScenario(name: "wrong-type",
-                    json: with(#""duration": "long""#), path: "duration"),
-        BadScenario(name: "wrong-type-in-array",
-                    json: with(#""crates": [{"id": "a", "position": [100, "up"]}]"#), path: "crates[0].position[1]"),
-        BadScenario(name: "missing-world-size",
-                    json: #"{"format": "tiltbox-scenario/1", "world": {"gravity": [0, -980]}}"#, path: "world.size",
-                    alsoRun: true),
-        BadScenario(name: "missing-format",
-                    json: #"{"world": {"size": [480, 320]}}"#, path: "format", alsoRun: true),
-        BadScenario(name: "unknown-key",
-                    json: with(#""crates": [{"id": "a", "position": [100, 100], "colour": "red"}]"#),
-                    path: "crates[0].colour"),
-        BadScenario(name: "syntax-trailing-comma",
-                    json: "{\n  \"format\": \"tiltbox-scenario/1\",\n  \"world\": {\"size\": [480, 320],}\n}\n",
-                    location: ":3:32", alsoRun: true),
-        BadScenario(name: "syntax-not-json",
-                    json: "format = tiltbox-scenario/1\n", location: ":1:1"),
-        BadScenario(name: "syntax-truncated",
-                    json: "{\n  \"format\": \"tiltbox-scenario/1\",\n  \"world\": {\"size\": [480,\n",
-                    location: ":4:1"),
+        BadScenario(
+            name: "duplicate-id",
+            json: with(#""crates": [{"id": "a", "position": [100, 100]}, {"id": "a", "position": [200, 100]}]"#),
+            path: "crates[1].id", alsoRun: true),
+        BadScenario(
+            name: "unknown-orientation",
+            json: with(#""tilt": {"file": "rock.csv", "orientation": "sideways"}"#),
+            path: "tilt.orientation"),
+        BadScenario(
+            name: "crate-outside-world",
+            json: with(#""crates": [{"id": "a", "position": [500, 100]}]"#),
+            path: "crates[0].position", alsoRun: true),
+        BadScenario(
+            name: "wrong-type",
+            json: with(#""duration": "long""#), path: "duration"),
+        BadScenario(
+            name: "wrong-type-in-array",
+            json: with(#""crates": [{"id": "a", "position": [100, "up"]}]"#), path: "crates[0].position[1]"),
+        BadScenario(
+            name: "missing-world-size",
+            json: #"{"format": "tiltbox-scenario/1", "world": {"gravity": [0, -980]}}"#, path: "world.size",
+            alsoRun: true),
+        BadScenario(
+            name: "missing-format",
+            json: #"{"world": {"size": [480, 320]}}"#, path: "format", alsoRun: true),
+        BadScenario(
+            name: "unknown-key",
+            json: with(#""crates": [{"id": "a", "position": [100, 100], "colour": "red"}]"#),
+            path: "crates[0].colour"),
+        BadScenario(
+            name: "syntax-trailing-comma",
+            json: "{\n  \"format\": \"tiltbox-scenario/1\",\n  \"world\": {\"size\": [480, 320],}\n}\n",
+            location: ":3:32", alsoRun: true),
+        BadScenario(
+            name: "syntax-not-json",
+            json: "format = tiltbox-scenario/1\n", location: ":1:1"),
+        BadScenario(
+            name: "syntax-truncated",
+            json: "{\n  \"format\": \"tiltbox-scenario/1\",\n  \"world\": {\"size\": [480,\n",
+            location: ":4:1"),
     ]
 }
 
@@ -92,8 +112,9 @@ struct BadScenario: Sendable, CustomTestStringConvertible {
                 #expect(message.contains(reason), "\(command) message does not say \(reason): \(message)")
             }
             if let location = bad.location {
-                #expect(message.hasPrefix(file + location + ": "),
-                        "\(command) message does not give line and column \(location): \(message)")
+                #expect(
+                    message.hasPrefix(file + location + ": "),
+                    "\(command) message does not give line and column \(location): \(message)")
             }
         }
     }

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `batch`'s children die with it and leave nothing behind, and a crashed child's message
@@ -15,7 +15,8 @@ import Darwin
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap { entry in
             guard let pid = pid_t(entry), pid != getpid(),
-                  let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return nil }
+                let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline")
+            else { return nil }
             return String(decoding: data, as: UTF8.self).contains(marker) ? pid : nil
         }
     }
@@ -35,19 +36,24 @@ import Darwin
         let scratch = directory.path("tmp")
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         for name in ["orphan-a.json", "orphan-b.json"] {
-            try FileManager.default.copyItem(atPath: PackageFiles.scenario("pile-100.json"), toPath: directory.path(name))
+            try FileManager.default.copyItem(
+                atPath: PackageFiles.scenario("pile-100.json"), toPath: directory.path(name))
         }
-        try directory.write("m.json", """
+        try directory.write(
+            "m.json",
+            """
             { "format": "tiltbox-batch/1",
               "jobs": [
                 { "name": "a", "run": "orphan-a.json", "duration": \(Patience.unfinishableDuration), "trace": "a.jsonl" },
                 { "name": "b", "run": "orphan-b.json", "duration": \(Patience.unfinishableDuration), "trace": "b.jsonl" }
               ] }
             """)
-        let out = directory.url.appendingPathComponent("batch.stdout"), err = directory.url.appendingPathComponent("batch.stderr")
+        let out = directory.url.appendingPathComponent("batch.stdout"),
+            err = directory.url.appendingPathComponent("batch.stderr")
         // The batch's scratch folder goes in TMPDIR: here, so the test sees it removed.
-        let batch = try TiltboxBinary.start(["batch", directory.path("m.json"), "--jobs", "2", "--json", directory.path("r.json")],
-                                            stdout: out, stderr: err, environment: ["TMPDIR": scratch])
+        let batch = try TiltboxBinary.start(
+            ["batch", directory.path("m.json"), "--jobs", "2", "--json", directory.path("r.json")],
+            stdout: out, stderr: err, environment: ["TMPDIR": scratch])
         var children: [pid_t] = []
         defer {
             if batch.isRunning { kill(batch.processIdentifier, SIGKILL) }
@@ -71,30 +77,37 @@ import Darwin
         #expect(gone, "children still running after their batch was killed: \(children.filter(Self.isAlive))")
 
         let left = ((try? FileManager.default.contentsOfDirectory(atPath: directory.url.path)) ?? []).sorted()
-        #expect(left == ["batch.stderr", "batch.stdout", "m.json", "orphan-a.json", "orphan-b.json", "tmp"],
-                "an orphaned child published a trace or left a temporary file: \(left) \(left.filter { $0.hasSuffix(".jsonl") }.map { ((try? JSONLines.lines(file: directory.path($0))) ?? []).last ?? "" })")
+        #expect(
+            left == ["batch.stderr", "batch.stdout", "m.json", "orphan-a.json", "orphan-b.json", "tmp"],
+            "an orphaned child published a trace or left a temporary file: \(left) \(left.filter { $0.hasSuffix(".jsonl") }.map { ((try? JSONLines.lines(file: directory.path($0))) ?? []).last ?? "" })"
+        )
         let scratchLeft = (try? FileManager.default.subpathsOfDirectory(atPath: scratch)) ?? []
         #expect(scratchLeft.isEmpty, "the batch's scratch files were left: \(scratchLeft)")
     }
 
     @Test func anInterruptedBatchKillsAChildThatIgnoresSigtermAndStillWritesItsResults() throws {
         let directory = try TemporaryDirectory()
-        try FileManager.default.copyItem(atPath: PackageFiles.scenario("bounce.json"), toPath: directory.path("bounce.json"))
+        try FileManager.default.copyItem(
+            atPath: PackageFiles.scenario("bounce.json"), toPath: directory.path("bounce.json"))
         // A trace to a FIFO nobody reads: the child blocks in open(2) before its run starts, where
         // neither the run loop nor its watchdog can end it; SIGTERM only interrupts the open, which
         // is retried. It can never finish, so only the batch's SIGKILL ends it.
         try #require(mkfifo(directory.path("blocked.fifo"), 0o644) == 0)
-        try directory.write("m.json", """
+        try directory.write(
+            "m.json",
+            """
             { "format": "tiltbox-batch/1",
               "jobs": [
                 { "name": "quick", "run": "bounce.json", "duration": 0.25 },
                 { "name": "blocked", "run": "bounce.json", "trace": "blocked.fifo" }
               ] }
             """)
-        let out = directory.url.appendingPathComponent("batch.stdout"), err = directory.url.appendingPathComponent("batch.stderr")
+        let out = directory.url.appendingPathComponent("batch.stdout"),
+            err = directory.url.appendingPathComponent("batch.stderr")
         // One job at a time: the blocked job starts only once the quick one's result is recorded.
-        let batch = try TiltboxBinary.start(["batch", directory.path("m.json"), "--jobs", "1", "--json", directory.path("r.json")],
-                                            stdout: out, stderr: err)
+        let batch = try TiltboxBinary.start(
+            ["batch", directory.path("m.json"), "--jobs", "1", "--json", directory.path("r.json")],
+            stdout: out, stderr: err)
         var child: pid_t?
         defer {
             if batch.isRunning { kill(batch.processIdentifier, SIGKILL) }
@@ -102,7 +115,8 @@ import Darwin
         }
         func blockedInOpen() -> Bool {
             guard let pid = Self.processes(containing: "blocked.fifo").first,
-                  let wchan = FileManager.default.contents(atPath: "/proc/\(pid)/wchan") else { return false }
+                let wchan = FileManager.default.contents(atPath: "/proc/\(pid)/wchan")
+            else { return false }
             child = pid
             return String(decoding: wchan, as: UTF8.self).contains("wait_for_partner") // fifo_open waiting for a reader
         }
@@ -123,24 +137,33 @@ import Darwin
 
     @Test func aKilledChildsMessageEndsWithItsOwnLastLineOrNothing() throws {
         let directory = try TemporaryDirectory()
-        try FileManager.default.copyItem(atPath: PackageFiles.scenario("pile-100.json"), toPath: directory.path("quiet-crash.json"))
+        try FileManager.default.copyItem(
+            atPath: PackageFiles.scenario("pile-100.json"), toPath: directory.path("quiet-crash.json"))
         // Two crates at one point: the run warns on standard error, then runs on.
         let pile = try String(contentsOfFile: PackageFiles.scenario("pile-100.json"), encoding: .utf8)
-        try directory.write("warned-crash.json", pile.replacingOccurrences(
-            of: #""duration": 10.0,"#,
-            with: #""duration": 10.0, "crates": [{"id": "x", "position": [40, 600], "size": [10, 10]}, {"id": "y", "position": [40, 600], "size": [10, 10]}],"#))
-        try directory.write("m.json", """
+        try directory.write(
+            "warned-crash.json",
+            pile.replacingOccurrences(
+                of: #""duration": 10.0,"#,
+                with:
+                    #""duration": 10.0, "crates": [{"id": "x", "position": [40, 600], "size": [10, 10]}, {"id": "y", "position": [40, 600], "size": [10, 10]}],"#
+            ))
+        try directory.write(
+            "m.json",
+            """
             { "format": "tiltbox-batch/1",
               "jobs": [
                 { "name": "quiet", "run": "quiet-crash.json", "duration": \(Patience.unfinishableDuration) },
                 { "name": "warned", "run": "warned-crash.json", "duration": \(Patience.unfinishableDuration) }
               ] }
             """)
-        let out = directory.url.appendingPathComponent("batch.stdout"), err = directory.url.appendingPathComponent("batch.stderr")
+        let out = directory.url.appendingPathComponent("batch.stdout"),
+            err = directory.url.appendingPathComponent("batch.stderr")
         let scratch = directory.path("tmp")
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-        let batch = try TiltboxBinary.start(["batch", directory.path("m.json"), "--jobs", "2", "--json", directory.path("r.json")],
-                                            stdout: out, stderr: err, environment: ["TMPDIR": scratch])
+        let batch = try TiltboxBinary.start(
+            ["batch", directory.path("m.json"), "--jobs", "2", "--json", directory.path("r.json")],
+            stdout: out, stderr: err, environment: ["TMPDIR": scratch])
         defer { if batch.isRunning { kill(batch.processIdentifier, SIGKILL) } }
         var children: [pid_t] = []
         Patience.wait(interval: 0.05) {
@@ -168,7 +191,8 @@ import Darwin
         let data = try Data(contentsOf: URL(fileURLWithPath: directory.path("r.json")))
         let summary = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let jobs = try #require(summary["jobs"] as? [[String: Any]])
-        let messages = Dictionary(uniqueKeysWithValues: jobs.map { ($0["name"] as? String ?? "", $0["message"] as? String ?? "") })
+        let messages = Dictionary(
+            uniqueKeysWithValues: jobs.map { ($0["name"] as? String ?? "", $0["message"] as? String ?? "") })
         #expect(messages["quiet"] == "killed by signal 9 (Killed)", "\(messages)")
         let warned = messages["warned"] ?? ""
         #expect(warned.hasPrefix("killed by signal 9 (Killed): tiltbox: warning: "), "\(warned)")

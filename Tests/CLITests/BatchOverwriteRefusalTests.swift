@@ -16,11 +16,13 @@ import Testing
             case .dotSlash: return "./" + relative
             case .absolute: return directory.path(relative)
             case .dotDot:
-                try FileManager.default.createDirectory(atPath: directory.path("detour"), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    atPath: directory.path("detour"), withIntermediateDirectories: true)
                 return "detour/../" + relative
             case .symbolicLink:
                 let link = "soft-\(UUID().uuidString)"
-                try FileManager.default.createSymbolicLink(atPath: directory.path(link), withDestinationPath: directory.path(relative))
+                try FileManager.default.createSymbolicLink(
+                    atPath: directory.path(link), withDestinationPath: directory.path(relative))
                 return link
             case .hardLink:
                 let link = "hard-\(UUID().uuidString)"
@@ -51,15 +53,22 @@ import Testing
     /// and a manifest `m.json` verifying that golden.
     static func goldenFolder() throws -> TemporaryDirectory {
         let directory = try TemporaryDirectory()
-        try FileManager.default.createDirectory(atPath: directory.path("Scenarios/tilt"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: directory.path("Scenarios/tilt"), withIntermediateDirectories: true)
         for file in ["rocking.json", "tilt/rock.json"] {
-            try FileManager.default.copyItem(atPath: PackageFiles.scenario(file), toPath: directory.path("Scenarios/" + file))
+            try FileManager.default.copyItem(
+                atPath: PackageFiles.scenario(file), toPath: directory.path("Scenarios/" + file))
         }
-        let run = try run(["run", "Scenarios/rocking.json", "--duration", "0.1", "--trace", "g.jsonl", "--view", "none"], in: directory)
+        let run = try run(
+            ["run", "Scenarios/rocking.json", "--duration", "0.1", "--trace", "g.jsonl", "--view", "none"],
+            in: directory)
         try #require(run.status == 0, "making the golden: \(run.stderr)")
-        let header = try String(contentsOfFile: directory.path("g.jsonl"), encoding: .utf8).prefix(while: { $0 != "\n" })
-        try #require(header.contains("\"scenario\":\"Scenarios/rocking.json\"") && header.contains("\"tilt\":\"Scenarios/tilt/rock.json\""),
-                     "the golden's header names its scenario and tilt file: \(header)")
+        let header = try String(contentsOfFile: directory.path("g.jsonl"), encoding: .utf8).prefix(while: { $0 != "\n" }
+        )
+        try #require(
+            header.contains("\"scenario\":\"Scenarios/rocking.json\"")
+                && header.contains("\"tilt\":\"Scenarios/tilt/rock.json\""),
+            "the golden's header names its scenario and tilt file: \(header)")
         try directory.write("m.json", #"{"format": "tiltbox-batch/1", "jobs": [{"name": "v", "verify": "g.jsonl"}]}"#)
         return directory
     }
@@ -79,8 +88,9 @@ import Testing
         process.standardError = try FileHandle(forWritingTo: err)
         try process.run()
         process.waitUntilExit()
-        let result = TiltboxBinary.Result(status: process.terminationStatus,
-                                          stdoutData: try Data(contentsOf: out), stderrData: try Data(contentsOf: err))
+        let result = TiltboxBinary.Result(
+            status: process.terminationStatus,
+            stdoutData: try Data(contentsOf: out), stderrData: try Data(contentsOf: err))
         try? FileManager.default.removeItem(at: out)
         try? FileManager.default.removeItem(at: err)
         return result
@@ -88,17 +98,24 @@ import Testing
 
     /// Runs `arguments` in `directory` and checks the refusal: exit 2, one line naming the
     /// output and "same file", no job run, and every input byte for byte as before.
-    static func expectRefused(_ arguments: [String], naming option: String, in directory: TemporaryDirectory,
-                              sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectRefused(
+        _ arguments: [String], naming option: String, in directory: TemporaryDirectory,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let inputs = Input.allCases.map { directory.path($0.relative) }
         let before = inputs.map { try? Data(contentsOf: URL(fileURLWithPath: $0)) }
         let result = try run(arguments, in: directory)
-        #expect(result.status == 2, "\(arguments): status \(result.status): \(result.stderr)", sourceLocation: sourceLocation)
-        #expect(result.stderrLines.count == 1 && result.stderr.contains(option) && result.stderr.contains("same file"),
-                "\(arguments): one line naming \(option): \(result.stderr)", sourceLocation: sourceLocation)
+        #expect(
+            result.status == 2, "\(arguments): status \(result.status): \(result.stderr)",
+            sourceLocation: sourceLocation)
+        #expect(
+            result.stderrLines.count == 1 && result.stderr.contains(option) && result.stderr.contains("same file"),
+            "\(arguments): one line naming \(option): \(result.stderr)", sourceLocation: sourceLocation)
         #expect(!result.stdout.contains("batch:"), "no job ran: \(result.stdout)", sourceLocation: sourceLocation)
         for (path, data) in zip(inputs, before) {
-            #expect((try? Data(contentsOf: URL(fileURLWithPath: path))) == data, "\(path) changed", sourceLocation: sourceLocation)
+            #expect(
+                (try? Data(contentsOf: URL(fileURLWithPath: path))) == data, "\(path) changed",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -129,10 +146,12 @@ import Testing
         // Rewritten in place, so a hard link made to it above still names it.
         let handle = try #require(FileHandle(forWritingAtPath: directory.path("m.json")))
         try handle.truncate(atOffset: 0)
-        try handle.write(contentsOf: Data("""
-            {"format": "tiltbox-batch/1", "jobs": [{"name": "v", "verify": "g.jsonl"},
-              {"name": "r", "run": "Scenarios/rocking.json", "duration": 0.1, "trace": "\(escaped)"}]}
-            """.utf8))
+        try handle.write(
+            contentsOf: Data(
+                """
+                {"format": "tiltbox-batch/1", "jobs": [{"name": "v", "verify": "g.jsonl"},
+                  {"name": "r", "run": "Scenarios/rocking.json", "duration": 0.1, "trace": "\(escaped)"}]}
+                """.utf8))
         try handle.close()
         try Self.expectRefused(["batch", "m.json"], naming: "the trace of job r", in: directory)
     }
@@ -146,15 +165,18 @@ import Testing
             let before = try Data(contentsOf: directory.url.appendingPathComponent("s.json"))
             let output = try spelling.name(for: "s.json", in: directory)
             let result = try Self.run(["batch-merge", "s.json", option, output], in: directory)
-            #expect(result.status == 2 && result.stderrLines.count == 1 && result.stderr.contains("same file"),
-                    "\(option) \(output): \(result.status) \(result.stderr)")
+            #expect(
+                result.status == 2 && result.stderrLines.count == 1 && result.stderr.contains("same file"),
+                "\(option) \(output): \(result.status) \(result.stderr)")
             #expect(try Data(contentsOf: directory.url.appendingPathComponent("s.json")) == before)
         }
     }
 
     @Test func aRunJobsTraceThatIsItsScenariosTiltFileIsRefused() throws {
         let directory = try Self.goldenFolder()
-        try directory.write("m.json", """
+        try directory.write(
+            "m.json",
+            """
             {"format": "tiltbox-batch/1", "jobs": [{"name": "r", "run": "Scenarios/rocking.json", "duration": 0.1, "trace": "Scenarios/tilt/rock.json"}]}
             """)
         try Self.expectRefused(["batch", "m.json"], naming: "tilt file of job r's scenario", in: directory)
@@ -162,10 +184,14 @@ import Testing
 
     @Test func aCompressedGoldensHeaderIsReadForTheFilesItNames() throws {
         let directory = try Self.goldenFolder()
-        let run = try Self.run(["run", "Scenarios/rocking.json", "--duration", "0.1", "--trace", "g.jsonl.zst", "--view", "none"], in: directory)
+        let run = try Self.run(
+            ["run", "Scenarios/rocking.json", "--duration", "0.1", "--trace", "g.jsonl.zst", "--view", "none"],
+            in: directory)
         try #require(run.status == 0, "\(run.stderr)")
-        try Self.expectRefused(["batch", "--verify", "g.jsonl.zst", "--junit", "Scenarios/rocking.json"], naming: "--junit", in: directory)
-        try Self.expectRefused(["batch", "--verify", "g.jsonl.zst", "--csv", "Scenarios/tilt/rock.json"], naming: "--csv", in: directory)
+        try Self.expectRefused(
+            ["batch", "--verify", "g.jsonl.zst", "--junit", "Scenarios/rocking.json"], naming: "--junit", in: directory)
+        try Self.expectRefused(
+            ["batch", "--verify", "g.jsonl.zst", "--csv", "Scenarios/tilt/rock.json"], naming: "--csv", in: directory)
     }
 
     // MARK: - Outputs outside the manifest's folder
@@ -180,7 +206,8 @@ import Testing
             case .dotDot: return "../outside.jsonl"
             case .absolute: return directory.path("outside.jsonl")
             case .throughSymbolicLink:
-                try FileManager.default.createSymbolicLink(atPath: directory.path("work/up"), withDestinationPath: directory.url.path)
+                try FileManager.default.createSymbolicLink(
+                    atPath: directory.path("work/up"), withDestinationPath: directory.url.path)
                 return "up/outside.jsonl"
             }
         }
@@ -190,15 +217,19 @@ import Testing
     func aManifestTraceOutsideTheManifestsFolderIsRefusedUnlessAllowed(_ outside: Outside) throws {
         let directory = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: directory.path("work"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: PackageFiles.scenario("crate-stack.json"), toPath: directory.path("work/s.json"))
+        try FileManager.default.copyItem(
+            atPath: PackageFiles.scenario("crate-stack.json"), toPath: directory.path("work/s.json"))
         let victim = try directory.write("outside.jsonl", "keep me\n")
         let trace = try outside.trace(in: directory)
-        let manifest = try directory.write("work/m.json", """
+        let manifest = try directory.write(
+            "work/m.json",
+            """
             {"format": "tiltbox-batch/1", "jobs": [{"name": "r", "run": "s.json", "duration": 0.1, "trace": "\(trace)"}]}
             """)
         let refused = try TiltboxBinary.run(["batch", manifest], in: directory)
         #expect(refused.status == 2, "\(refused.stderr)")
-        #expect(refused.stderrLines.count == 1 && refused.stderr.contains("m.json:1:")
+        #expect(
+            refused.stderrLines.count == 1 && refused.stderr.contains("m.json:1:")
                 && refused.stderr.contains("jobs[0].trace") && refused.stderr.contains("outside the manifest's folder")
                 && refused.stderr.contains("--allow-outputs-outside"), "\(refused.stderr)")
         #expect(try String(contentsOfFile: victim, encoding: .utf8) == "keep me\n")
@@ -210,8 +241,11 @@ import Testing
     @Test func aManifestTraceInASubfolderOfTheManifestsFolderIsAccepted() throws {
         let directory = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: directory.path("out/deeper"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: PackageFiles.scenario("crate-stack.json"), toPath: directory.path("s.json"))
-        let manifest = try directory.write("m.json", """
+        try FileManager.default.copyItem(
+            atPath: PackageFiles.scenario("crate-stack.json"), toPath: directory.path("s.json"))
+        let manifest = try directory.write(
+            "m.json",
+            """
             {"format": "tiltbox-batch/1", "jobs": [{"name": "r", "run": "s.json", "duration": 0.1, "trace": "out/../out/deeper/t.jsonl"}]}
             """)
         let result = try TiltboxBinary.run(["batch", manifest], in: directory)

@@ -38,11 +38,17 @@ import Testing
 
     /// A project of 12 quick jobs (two runs, a verify, a 3 × 3 sweep) with a passing golden.
     private func project(_ directory: TemporaryDirectory) throws {
-        try FileManager.default.copyItem(atPath: PackageFiles.scenario("bounce.json"), toPath: directory.path("bounce.json"))
-        let golden = try TiltboxBinary.run(["run", directory.path("bounce.json"), "--duration", "0.2", "--quiet",
-                                            "--trace", directory.path("golden.jsonl")], in: directory)
+        try FileManager.default.copyItem(
+            atPath: PackageFiles.scenario("bounce.json"), toPath: directory.path("bounce.json"))
+        let golden = try TiltboxBinary.run(
+            [
+                "run", directory.path("bounce.json"), "--duration", "0.2", "--quiet",
+                "--trace", directory.path("golden.jsonl"),
+            ], in: directory)
         try #require(golden.status == 0, "run: \(golden.stderr)")
-        try directory.write("m.json", #"""
+        try directory.write(
+            "m.json",
+            #"""
             {"format": "tiltbox-batch/1", "jobs": [
               {"name": "short", "run": "bounce.json", "duration": 0.05},
               {"name": "sparse", "run": "bounce.json", "duration": 0.1, "every": 2},
@@ -61,16 +67,20 @@ import Testing
     }
 
     /// Runs `script` with `sh -e` in `directory`.
-    private func shell(_ script: String, in directory: TemporaryDirectory, environment: [String: String],
-                       timeout: TimeInterval) throws -> TiltboxBinary.Result {
-        try ExternalCommand.run(try ExternalCommand.executable("sh", package: "dash"), ["-e", "-c", script],
-                                environment: environment, directory: directory.url, timeout: timeout)
+    private func shell(
+        _ script: String, in directory: TemporaryDirectory, environment: [String: String],
+        timeout: TimeInterval
+    ) throws -> TiltboxBinary.Result {
+        try ExternalCommand.run(
+            try ExternalCommand.executable("sh", package: "dash"), ["-e", "-c", script],
+            environment: environment, directory: directory.url, timeout: timeout)
     }
 
     /// The summary at `path` without the jobs' wall times (the only part that may differ).
     private func withoutWallTimes(_ path: String) throws -> NSDictionary {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        var summary = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(path) is not a JSON object")
+        var summary = try #require(
+            try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(path) is not a JSON object")
         let jobs = try #require(summary["jobs"] as? [[String: Any]], "\(path) has no jobs")
         summary["jobs"] = jobs.map { job in job.filter { $0.key != "wallSeconds" } }
         return summary as NSDictionary
@@ -78,7 +88,8 @@ import Testing
 
     /// The unsharded batch's summary, for comparison.
     private func unsharded(_ directory: TemporaryDirectory) throws -> NSDictionary {
-        let whole = try TiltboxBinary.run(["batch", directory.path("m.json"), "--json", directory.path("whole.json")], in: directory)
+        let whole = try TiltboxBinary.run(
+            ["batch", directory.path("m.json"), "--json", directory.path("whole.json")], in: directory)
         #expect(whole.status == 0, "\(whole.stdout)\(whole.stderr)")
         let summary = try withoutWallTimes(directory.path("whole.json"))
         #expect((summary["jobs"] as? [Any])?.count == 12)
@@ -91,7 +102,9 @@ import Testing
         _ = try ExternalCommand.executable("parallel", package: "parallel")
         let result = try shell(Self.parallelRecipe, in: directory, environment: try shellEnvironment(), timeout: 300)
         #expect(result.status == 0, "recipe: \(result.stdout)\(result.stderr)")
-        let shards = try FileManager.default.contentsOfDirectory(atPath: directory.path("out")).filter { $0.hasPrefix("shard-") }
+        let shards = try FileManager.default.contentsOfDirectory(atPath: directory.path("out")).filter {
+            $0.hasPrefix("shard-")
+        }
         #expect(shards.sorted() == ["shard-1.json", "shard-2.json", "shard-3.json", "shard-4.json"])
         #expect(try withoutWallTimes(directory.path("out/batch.json")) == (try unsharded(directory)))
         #expect(FileManager.default.fileExists(atPath: directory.path("out/junit.xml")))
@@ -103,10 +116,15 @@ import Testing
         try directory.write("batch.sbatch", Self.slurmScript + "\n")
         let cluster = try SlurmCluster()
         defer { cluster.stop() }
-        let result = try shell(Self.slurmRecipe, in: directory, environment: try shellEnvironment(cluster.environment), timeout: 300)
+        let result = try shell(
+            Self.slurmRecipe, in: directory, environment: try shellEnvironment(cluster.environment), timeout: 300)
         #expect(result.status == 0, "recipe: \(result.stdout)\(result.stderr)\n\(cluster.diagnostics())")
-        let shards = try FileManager.default.contentsOfDirectory(atPath: directory.path("out")).filter { $0.hasPrefix("shard-") }
-        #expect(shards.sorted() == ["shard-0.json", "shard-1.json", "shard-2.json", "shard-3.json"], "\(cluster.diagnostics())")
+        let shards = try FileManager.default.contentsOfDirectory(atPath: directory.path("out")).filter {
+            $0.hasPrefix("shard-")
+        }
+        #expect(
+            shards.sorted() == ["shard-0.json", "shard-1.json", "shard-2.json", "shard-3.json"],
+            "\(cluster.diagnostics())")
         #expect(try withoutWallTimes(directory.path("out/batch.json")) == (try unsharded(directory)))
         let queue = try SchedulerHarnessTests.emptyQueue(cluster)
         #expect(queue.status == 0 && queue.stdout.isEmpty, "the queue empties after --wait: \(queue.stdout)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// `tiltbox batch` and `tiltbox batch-merge` through the built binary: manifests, statuses,
@@ -9,10 +10,14 @@ import Testing
 
     /// A folder with bounce.json, a passing golden and a copy with one value changed.
     private func project(_ directory: TemporaryDirectory) throws {
-        try FileManager.default.copyItem(atPath: PackageFiles.scenario("bounce.json"), toPath: directory.path("bounce.json"))
+        try FileManager.default.copyItem(
+            atPath: PackageFiles.scenario("bounce.json"), toPath: directory.path("bounce.json"))
         try FileManager.default.createDirectory(atPath: directory.path("golden"), withIntermediateDirectories: true)
-        let run = try TiltboxBinary.run(["run", directory.path("bounce.json"), "--duration", "0.5", "--quiet",
-                                         "--trace", directory.path("golden/pass.jsonl")], in: directory)
+        let run = try TiltboxBinary.run(
+            [
+                "run", directory.path("bounce.json"), "--duration", "0.5", "--quiet",
+                "--trace", directory.path("golden/pass.jsonl"),
+            ], in: directory)
         try #require(run.status == 0, "run: \(run.stderr)")
         let text = try String(contentsOfFile: directory.path("golden/pass.jsonl"), encoding: .utf8)
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -26,15 +31,20 @@ import Testing
 
     /// A manifest of `plain` quick runs then a sweep of 9 (3 × 3) quick points: 3 + 9 jobs that pass.
     private func indexManifest(_ directory: TemporaryDirectory, plain: Int) throws -> String {
-        try FileManager.default.copyItem(atPath: PackageFiles.scenario("bounce.json"), toPath: directory.path("bounce.json"))
+        try FileManager.default.copyItem(
+            atPath: PackageFiles.scenario("bounce.json"), toPath: directory.path("bounce.json"))
         var jobs = (0..<plain).map { #"{"name": "run\#($0)", "run": "bounce.json", "duration": 0.05}"# }
-        jobs.append(#"{"name": "sw", "run": "bounce.json", "duration": 0.05, "sweep": {"world.gravity": [[0, -500], [0, -980], [0, -1200]], "timestep.hz": [60, 120, 240]}}"#)
-        return try directory.write("m.json", "{\"format\": \"tiltbox-batch/1\", \"jobs\": [\n" + jobs.joined(separator: ",\n") + "\n]}\n")
+        jobs.append(
+            #"{"name": "sw", "run": "bounce.json", "duration": 0.05, "sweep": {"world.gravity": [[0, -500], [0, -980], [0, -1200]], "timestep.hz": [60, 120, 240]}}"#
+        )
+        return try directory.write(
+            "m.json", "{\"format\": \"tiltbox-batch/1\", \"jobs\": [\n" + jobs.joined(separator: ",\n") + "\n]}\n")
     }
 
     private func jsonObject(_ path: String) throws -> [String: Any] {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(path) is not a JSON object")
+        return try #require(
+            try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(path) is not a JSON object")
     }
 
     private func jobs(_ summary: [String: Any]) throws -> [[String: Any]] {
@@ -80,7 +90,8 @@ import Testing
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap { entry in
             guard let pid = pid_t(entry),
-                  let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return nil }
+                let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline")
+            else { return nil }
             return String(decoding: data, as: UTF8.self).contains(marker) ? pid : nil
         }
     }
@@ -102,8 +113,11 @@ import Testing
         let directory = try TemporaryDirectory()
         try project(directory)
         // The long job is killed by this test while it runs: a real child killed by a signal.
-        try FileManager.default.copyItem(atPath: PackageFiles.scenario("pile-100.json"), toPath: directory.path("long-crash.json"))
-        try directory.write("m.json", """
+        try FileManager.default.copyItem(
+            atPath: PackageFiles.scenario("pile-100.json"), toPath: directory.path("long-crash.json"))
+        try directory.write(
+            "m.json",
+            """
             { "format": "tiltbox-batch/1",
               "jobs": [
                 { "name": "passing", "verify": "golden/pass.jsonl" },
@@ -113,10 +127,14 @@ import Testing
                 { "name": "plain-run", "run": "bounce.json", "duration": 0.25 }
               ] }
             """)
-        let out = directory.url.appendingPathComponent("batch.stdout"), err = directory.url.appendingPathComponent("batch.stderr")
-        let batch = try TiltboxBinary.start(["batch", directory.path("m.json"), "--jobs", "2", "--json", directory.path("r.json"),
-                                             "--junit", directory.path("r.xml"), "--csv", directory.path("r.csv")],
-                                            stdout: out, stderr: err)
+        let out = directory.url.appendingPathComponent("batch.stdout"),
+            err = directory.url.appendingPathComponent("batch.stderr")
+        let batch = try TiltboxBinary.start(
+            [
+                "batch", directory.path("m.json"), "--jobs", "2", "--json", directory.path("r.json"),
+                "--junit", directory.path("r.xml"), "--csv", directory.path("r.csv"),
+            ],
+            stdout: out, stderr: err)
         let child = try waitForProcess(containing: "long-crash.json")
         #expect(kill(child, SIGKILL) == 0)
         batch.waitForExit("after its child was killed")
@@ -150,35 +168,48 @@ import Testing
 
         let (counts, cases) = try junit(directory.path("r.xml"))
         #expect(counts == ["tests": 5, "failures": 1, "errors": 2])
-        #expect(cases == ["passing": "passed", "diverging": "failure", "bad-scenario": "error", "crashing": "error", "plain-run": "passed"])
+        #expect(
+            cases == [
+                "passing": "passed", "diverging": "failure", "bad-scenario": "error", "crashing": "error",
+                "plain-run": "passed",
+            ])
         #expect(stdout.contains("crashing: error: killed by signal 9"))
 
         let csv = try String(contentsOfFile: directory.path("r.csv"), encoding: .utf8)
-        #expect(csv.hasPrefix("name,status,steps,digest,kineticEnergy,maxSpeed,restTime,bounds\npassing,passed,,,,,,\n"))
+        #expect(
+            csv.hasPrefix("name,status,steps,digest,kineticEnergy,maxSpeed,restTime,bounds\npassing,passed,,,,,,\n"))
     }
 
     @Test func theExitStatusIsTwoWhenTheOnlyProblemIsBadInput() throws {
         let directory = try TemporaryDirectory()
         try project(directory)
-        try directory.write("m.json", #"{"format": "tiltbox-batch/1", "jobs": [{"name": "ok", "verify": "golden/pass.jsonl"}, {"name": "bad", "run": "bad.json"}]}"#)
+        try directory.write(
+            "m.json",
+            #"{"format": "tiltbox-batch/1", "jobs": [{"name": "ok", "verify": "golden/pass.jsonl"}, {"name": "bad", "run": "bad.json"}]}"#
+        )
         let result = try TiltboxBinary.run(["batch", directory.path("m.json")], in: directory)
         #expect(result.status == 2)
         #expect(result.stdoutLines.last == "batch: 2 jobs: 1 passed, 0 diverged, 0 failed, 1 error")
-        try directory.write("ok.json", #"{"format": "tiltbox-batch/1", "jobs": [{"name": "ok", "verify": "golden/pass.jsonl"}]}"#)
+        try directory.write(
+            "ok.json", #"{"format": "tiltbox-batch/1", "jobs": [{"name": "ok", "verify": "golden/pass.jsonl"}]}"#)
         #expect(try TiltboxBinary.run(["batch", directory.path("ok.json")], in: directory).status == 0)
     }
 
     @Test func aSweepExpandsToNamedPointsLastKeyFastest() throws {
         let directory = try TemporaryDirectory()
         let manifest = try indexManifest(directory, plain: 0)
-        let result = try TiltboxBinary.run(["batch", manifest, "--csv", directory.path("s.csv"), "--json", directory.path("s.json")], in: directory)
+        let result = try TiltboxBinary.run(
+            ["batch", manifest, "--csv", directory.path("s.csv"), "--json", directory.path("s.json")], in: directory)
         // Each point runs with its values: 0.05 s is 3, 6 and 12 steps at 60, 120 and 240 Hz.
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let csv = try String(contentsOfFile: directory.path("s.csv"), encoding: .utf8)
         let rows = csv.split(separator: "\n").map(String.init)
-        #expect(rows.first == "name,status,world.gravity,timestep.hz,steps,digest,kineticEnergy,maxSpeed,restTime,bounds")
-        let expected = [#"sw[0],passed,"[0,-500]",60,3,"#, #"sw[1],passed,"[0,-500]",120,6,"#,
-                        #"sw[2],passed,"[0,-500]",240,12,"#, #"sw[3],passed,"[0,-980]",60,3,"#]
+        #expect(
+            rows.first == "name,status,world.gravity,timestep.hz,steps,digest,kineticEnergy,maxSpeed,restTime,bounds")
+        let expected = [
+            #"sw[0],passed,"[0,-500]",60,3,"#, #"sw[1],passed,"[0,-500]",120,6,"#,
+            #"sw[2],passed,"[0,-500]",240,12,"#, #"sw[3],passed,"[0,-980]",60,3,"#,
+        ]
         for (row, start) in zip(rows.dropFirst(), expected) {
             #expect(row.hasPrefix(start + "fnv1a64:"), "\(row) is not \(start) and a digest")
         }
@@ -192,23 +223,34 @@ import Testing
     @Test func manifestErrorsNameFileLineColumnAndField() throws {
         let directory = try TemporaryDirectory()
         let cases: [(String, String)] = [
-            ("{\"format\": \"tiltbox-batch/1\", \"jobs\": [\n  {\"name\": \"a\", \"run\": \"s.json\", \"orientaton\": \"portrait\"}]}",
-             "m.json:2:34: jobs[0].orientaton: unknown key"),
-            ("{\"format\": \"tiltbox-batch/1\", \"jobs\": [\n  {\"name\": \"a\", \"run\": \"s.json\", \"duration\": -1}]}",
-             "m.json:2:46: jobs[0].duration: -1 is out of range"),
-            ("{\"format\": \"tiltbox-batch/1\", \"jobs\": [{\"name\": \"a\", \"run\": \"s.json\"}, {\"name\": \"a\", \"verify\": \"g\"}]}",
-             "jobs[1].name: \"a\" is already the name of jobs[0]"),
-            ("{\"format\": \"tiltbox-batch/1\", \"jobs\": [{\"name\": \"a\", \"run\": \"s\", \"verify\": \"g\"}]}",
-             "jobs[0]: a job has one of \"verify\" and \"run\", not both"),
-            ("{\"format\": \"tiltbox-batch/1\", \"jobs\": [{\"name\": \"a\", \"run\": \"s\", \"sweep\": {\"x\": []}}]}",
-             "jobs[0].sweep.x: an empty list sweeps nothing"),
+            (
+                "{\"format\": \"tiltbox-batch/1\", \"jobs\": [\n  {\"name\": \"a\", \"run\": \"s.json\", \"orientaton\": \"portrait\"}]}",
+                "m.json:2:34: jobs[0].orientaton: unknown key"
+            ),
+            (
+                "{\"format\": \"tiltbox-batch/1\", \"jobs\": [\n  {\"name\": \"a\", \"run\": \"s.json\", \"duration\": -1}]}",
+                "m.json:2:46: jobs[0].duration: -1 is out of range"
+            ),
+            (
+                "{\"format\": \"tiltbox-batch/1\", \"jobs\": [{\"name\": \"a\", \"run\": \"s.json\"}, {\"name\": \"a\", \"verify\": \"g\"}]}",
+                "jobs[1].name: \"a\" is already the name of jobs[0]"
+            ),
+            (
+                "{\"format\": \"tiltbox-batch/1\", \"jobs\": [{\"name\": \"a\", \"run\": \"s\", \"verify\": \"g\"}]}",
+                "jobs[0]: a job has one of \"verify\" and \"run\", not both"
+            ),
+            (
+                "{\"format\": \"tiltbox-batch/1\", \"jobs\": [{\"name\": \"a\", \"run\": \"s\", \"sweep\": {\"x\": []}}]}",
+                "jobs[0].sweep.x: an empty list sweeps nothing"
+            ),
             ("{\"format\": \"tiltbox-batch/2\", \"jobs\": []}", "format: expected \"tiltbox-batch/1\""),
         ]
         for (text, expected) in cases {
             let manifest = try directory.write("m.json", text)
             let result = try TiltboxBinary.run(["batch", manifest, "--json", directory.path("r.json")], in: directory)
             #expect(result.status == 2, "\(text)")
-            #expect(result.stderrLines.count == 1 && result.stderr.contains(expected), "\(result.stderr) lacks \(expected)")
+            #expect(
+                result.stderrLines.count == 1 && result.stderr.contains(expected), "\(result.stderr) lacks \(expected)")
             #expect(!FileManager.default.fileExists(atPath: directory.path("r.json")))
         }
     }
@@ -216,9 +258,11 @@ import Testing
     @Test func anOutputThatIsAnInputIsRefused() throws {
         let directory = try TemporaryDirectory()
         try project(directory)
-        let manifest = try directory.write("m.json", #"{"format": "tiltbox-batch/1", "jobs": [{"name": "ok", "verify": "golden/pass.jsonl"}]}"#)
+        let manifest = try directory.write(
+            "m.json", #"{"format": "tiltbox-batch/1", "jobs": [{"name": "ok", "verify": "golden/pass.jsonl"}]}"#)
         let before = try Data(contentsOf: URL(fileURLWithPath: directory.path("golden/pass.jsonl")))
-        let result = try TiltboxBinary.run(["batch", manifest, "--junit", directory.path("golden/pass.jsonl")], in: directory)
+        let result = try TiltboxBinary.run(
+            ["batch", manifest, "--junit", directory.path("golden/pass.jsonl")], in: directory)
         #expect(result.status == 2)
         #expect(result.stderr.contains("--junit is the same file as an input of job ok"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: directory.path("golden/pass.jsonl"))) == before)
@@ -228,7 +272,8 @@ import Testing
     @Test func verifyShorthandExpandsThePatternSorted() throws {
         let directory = try TemporaryDirectory()
         try project(directory)
-        let result = try TiltboxBinary.run(["batch", "--verify", directory.path("golden/*.jsonl"), "--json", directory.path("r.json")], in: directory)
+        let result = try TiltboxBinary.run(
+            ["batch", "--verify", directory.path("golden/*.jsonl"), "--json", directory.path("r.json")], in: directory)
         #expect(result.status == 1)
         let names = try jobs(try jsonObject(directory.path("r.json"))).map { $0["name"] as? String ?? "" }
         #expect(names == [directory.path("golden/diverge.jsonl"), directory.path("golden/pass.jsonl")])
@@ -240,8 +285,11 @@ import Testing
     /// The digest of `tiltbox run bounce.json --duration 0.05` with `sets` given directly.
     private func directDigest(_ directory: TemporaryDirectory, _ sets: [String]) throws -> String? {
         let summary = directory.path("direct-\(UUID().uuidString).json")
-        let run = try TiltboxBinary.run(["run", directory.path("bounce.json"), "--duration", "0.05", "--view", "none", "--quiet",
-                                         "--summary-json", summary] + sets.flatMap { ["--set", $0] }, in: directory)
+        let run = try TiltboxBinary.run(
+            [
+                "run", directory.path("bounce.json"), "--duration", "0.05", "--view", "none", "--quiet",
+                "--summary-json", summary,
+            ] + sets.flatMap { ["--set", $0] }, in: directory)
         try #require(run.status == 0, "run: \(run.stderr)")
         return try jsonObject(summary)["digest"] as? String
     }
@@ -249,13 +297,18 @@ import Testing
     @Test func aSweepWithSetRunsEachPointAsTiltboxRunWithThoseOverrides() throws {
         let directory = try TemporaryDirectory()
         try project(directory)
-        try directory.write("m.json", #"""
+        try directory.write(
+            "m.json",
+            #"""
             {"format": "tiltbox-batch/1", "jobs": [{"name": "g", "run": "bounce.json", "duration": 0.05,
               "set": {"timestep.hz": 120, "world.gravity": [0, -1]}, "sweep": {"world.gravity": [[0, -500], [0, -980], [0, -1200]]}}]}
             """#)
-        let result = try TiltboxBinary.run(["batch", directory.path("m.json"), "--csv", directory.path("g.csv"), "--json", directory.path("g.json")], in: directory)
+        let result = try TiltboxBinary.run(
+            ["batch", directory.path("m.json"), "--csv", directory.path("g.csv"), "--json", directory.path("g.json")],
+            in: directory)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        let rows = try String(contentsOfFile: directory.path("g.csv"), encoding: .utf8).split(separator: "\n").map(String.init)
+        let rows = try String(contentsOfFile: directory.path("g.csv"), encoding: .utf8).split(separator: "\n").map(
+            String.init)
         #expect(rows.count == 4)
         #expect(rows.first == "name,status,world.gravity,steps,digest,kineticEnergy,maxSpeed,restTime,bounds")
         let jobs = try jobs(jsonObject(directory.path("g.json")))
@@ -281,13 +334,21 @@ import Testing
     @Test func verifyJobsPassAgainstHashGoldensAndGoldensRecordedWithSet() throws {
         let directory = try TemporaryDirectory()
         try project(directory)
-        let hashed = try TiltboxBinary.run(["run", directory.path("bounce.json"), "--duration", "0.5", "--quiet", "--hashes",
-                                            "--trace", directory.path("golden/hashes.jsonl")], in: directory)
+        let hashed = try TiltboxBinary.run(
+            [
+                "run", directory.path("bounce.json"), "--duration", "0.5", "--quiet", "--hashes",
+                "--trace", directory.path("golden/hashes.jsonl"),
+            ], in: directory)
         try #require(hashed.status == 0, "run --hashes: \(hashed.stderr)")
-        let overridden = try TiltboxBinary.run(["run", directory.path("bounce.json"), "--duration", "0.5", "--quiet",
-                                                "--set", "world.gravity=[0,-500]", "--trace", directory.path("golden/set.jsonl")], in: directory)
+        let overridden = try TiltboxBinary.run(
+            [
+                "run", directory.path("bounce.json"), "--duration", "0.5", "--quiet",
+                "--set", "world.gravity=[0,-500]", "--trace", directory.path("golden/set.jsonl"),
+            ], in: directory)
         try #require(overridden.status == 0, "run --set: \(overridden.stderr)")
-        try directory.write("m.json", #"""
+        try directory.write(
+            "m.json",
+            #"""
             {"format": "tiltbox-batch/1", "jobs": [
               {"name": "hashes", "verify": "golden/hashes.jsonl"},
               {"name": "set", "verify": "golden/set.jsonl"},
@@ -296,12 +357,18 @@ import Testing
               {"name": "record", "run": "bounce.json", "duration": 0.5, "hashes": true, "trace": "out/h.jsonl"}]}
             """#)
         try FileManager.default.createDirectory(atPath: directory.path("out"), withIntermediateDirectories: true)
-        let result = try TiltboxBinary.run(["batch", directory.path("m.json"), "--json", directory.path("r.json")], in: directory)
+        let result = try TiltboxBinary.run(
+            ["batch", directory.path("m.json"), "--json", directory.path("r.json")], in: directory)
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
-        let statuses = Dictionary(uniqueKeysWithValues: try jobs(jsonObject(directory.path("r.json"))).map {
-            ($0["name"] as? String ?? "?", $0["status"] as? String ?? "?")
-        })
-        #expect(statuses == ["hashes": "passed", "set": "passed", "set-changed": "diverged", "hashes-changed": "diverged", "record": "passed"])
+        let statuses = Dictionary(
+            uniqueKeysWithValues: try jobs(jsonObject(directory.path("r.json"))).map {
+                ($0["name"] as? String ?? "?", $0["status"] as? String ?? "?")
+            })
+        #expect(
+            statuses == [
+                "hashes": "passed", "set": "passed", "set-changed": "diverged", "hashes-changed": "diverged",
+                "record": "passed",
+            ])
         // The batch's hash trace is the same as the one run --hashes wrote.
         let recorded = try String(contentsOfFile: directory.path("out/h.jsonl"), encoding: .utf8)
         #expect(recorded.contains(#""records":"hashes""#))
@@ -319,7 +386,8 @@ import Testing
             var seen: [Int: Int] = [:]
             for k in 0..<n {
                 let path = directory.path("shard-\(k)-of-\(n).json")
-                let result = try TiltboxBinary.run(["batch", manifest, "--shard", "\(k)/\(n)", "--json", path], in: directory)
+                let result = try TiltboxBinary.run(
+                    ["batch", manifest, "--shard", "\(k)/\(n)", "--json", path], in: directory)
                 #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
                 let summary = try jsonObject(path)
                 #expect(summary["shard"] as? [Int] == [k, n])
@@ -345,15 +413,18 @@ import Testing
         ]
         for (environment, shard) in cases {
             let path = directory.path("auto.json")
-            let result = try TiltboxBinary.run(["batch", manifest, "--shard", "auto", "--json", path], in: directory, environment: environment)
+            let result = try TiltboxBinary.run(
+                ["batch", manifest, "--shard", "auto", "--json", path], in: directory, environment: environment)
             #expect(result.status == 0, "\(environment): \(result.stderr)")
             #expect(try jsonObject(path)["shard"] as? [Int] == shard, "\(environment)")
         }
-        let missing = try TiltboxBinary.run(["batch", manifest, "--shard", "auto"], in: directory, environment: ["JOB_COMPLETION_INDEX": "1"])
+        let missing = try TiltboxBinary.run(
+            ["batch", manifest, "--shard", "auto"], in: directory, environment: ["JOB_COMPLETION_INDEX": "1"])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("TILTBOX_SHARDS"))
-        let outOfRange = try TiltboxBinary.run(["batch", manifest, "--shard", "auto"], in: directory,
-                                               environment: ["PARALLEL_SEQ": "5", "TILTBOX_SHARDS": "4"])
+        let outOfRange = try TiltboxBinary.run(
+            ["batch", manifest, "--shard", "auto"], in: directory,
+            environment: ["PARALLEL_SEQ": "5", "TILTBOX_SHARDS": "4"])
         #expect(outOfRange.status == 2)
         #expect(outOfRange.stderr.contains("shard 4 is not in 0…3"))
         let bad = try TiltboxBinary.run(["batch", manifest, "--shard", "4/4"], in: directory)
@@ -376,40 +447,56 @@ import Testing
     @Test func aMergeOfFourShardsEqualsTheUnshardedBatch() throws {
         let directory = try TemporaryDirectory()
         let manifest = try indexManifest(directory, plain: 3)
-        let whole = try TiltboxBinary.run(["batch", manifest, "--json", directory.path("whole.json"), "--junit", directory.path("whole.xml")], in: directory)
+        let whole = try TiltboxBinary.run(
+            ["batch", manifest, "--json", directory.path("whole.json"), "--junit", directory.path("whole.xml")],
+            in: directory)
         #expect(whole.status == 0, "\(whole.stdout)\(whole.stderr)")
         var shards: [String] = []
         for k in 0..<4 {
             shards.append(directory.path("shard-\(k).json"))
             _ = try TiltboxBinary.run(["batch", manifest, "--shard", "\(k)/4", "--json", shards[k]], in: directory)
         }
-        let merge = try TiltboxBinary.run(["batch-merge"] + shards.reversed() + ["--json", directory.path("merged.json"), "--junit", directory.path("merged.xml")], in: directory)
+        let merge = try TiltboxBinary.run(
+            ["batch-merge"] + shards.reversed() + [
+                "--json", directory.path("merged.json"), "--junit", directory.path("merged.xml"),
+            ], in: directory)
         #expect(merge.status == 0, "\(merge.stdout)\(merge.stderr)")
         func withoutWallTimes(_ path: String) throws -> NSDictionary {
             var summary = try jsonObject(path)
             summary["jobs"] = try jobs(summary).map { job in job.filter { $0.key != "wallSeconds" } }
             return summary as NSDictionary
         }
-        #expect(try withoutWallTimes(directory.path("merged.json")) == (try withoutWallTimes(directory.path("whole.json"))))
+        #expect(
+            try withoutWallTimes(directory.path("merged.json")) == (try withoutWallTimes(directory.path("whole.json"))))
         #expect(try junit(directory.path("merged.xml")).cases == (try junit(directory.path("whole.xml")).cases))
     }
 
     @Test func aMergeRefusesOtherManifestsAndMissingOrDuplicateShards() throws {
         let directory = try TemporaryDirectory()
         let manifest = try indexManifest(directory, plain: 0)
-        let other = try directory.write("other.json", #"{"format": "tiltbox-batch/1", "jobs": [{"name": "x", "run": "bounce.json", "sweep": {"a": [1, 2]}}]}"#)
+        let other = try directory.write(
+            "other.json",
+            #"{"format": "tiltbox-batch/1", "jobs": [{"name": "x", "run": "bounce.json", "sweep": {"a": [1, 2]}}]}"#)
         for k in 0..<2 {
-            _ = try TiltboxBinary.run(["batch", manifest, "--shard", "\(k)/2", "--json", directory.path("a\(k).json")], in: directory)
-            _ = try TiltboxBinary.run(["batch", other, "--shard", "\(k)/2", "--json", directory.path("b\(k).json")], in: directory)
+            _ = try TiltboxBinary.run(
+                ["batch", manifest, "--shard", "\(k)/2", "--json", directory.path("a\(k).json")], in: directory)
+            _ = try TiltboxBinary.run(
+                ["batch", other, "--shard", "\(k)/2", "--json", directory.path("b\(k).json")], in: directory)
         }
-        let mixed = try TiltboxBinary.run(["batch-merge", directory.path("a0.json"), directory.path("b1.json"), "--json", directory.path("merged.json")], in: directory)
+        let mixed = try TiltboxBinary.run(
+            [
+                "batch-merge", directory.path("a0.json"), directory.path("b1.json"), "--json",
+                directory.path("merged.json"),
+            ], in: directory)
         #expect(mixed.status == 2)
         #expect(mixed.stderr.contains("b1.json: manifestSHA256: is a shard of another manifest"))
         #expect(!FileManager.default.fileExists(atPath: directory.path("merged.json")))
         let missing = try TiltboxBinary.run(["batch-merge", directory.path("a1.json")], in: directory)
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("missing shard 0/2 of 2"))
-        let twice = try TiltboxBinary.run(["batch-merge", directory.path("a0.json"), directory.path("a0.json"), directory.path("a1.json")], in: directory)
+        let twice = try TiltboxBinary.run(
+            ["batch-merge", directory.path("a0.json"), directory.path("a0.json"), directory.path("a1.json")],
+            in: directory)
         #expect(twice.status == 2)
         #expect(twice.stderr.contains("shard 0/2 is given twice"))
     }
@@ -419,22 +506,29 @@ import Testing
     @Test func anInterruptedBatchStopsItsChildrenAndStillWritesValidResults() throws {
         let directory = try TemporaryDirectory()
         try project(directory)
-        try FileManager.default.copyItem(atPath: PackageFiles.scenario("pile-100.json"), toPath: directory.path("long-interrupt.json"))
-        try directory.write("m.json", """
+        try FileManager.default.copyItem(
+            atPath: PackageFiles.scenario("pile-100.json"), toPath: directory.path("long-interrupt.json"))
+        try directory.write(
+            "m.json",
+            """
             {"format": "tiltbox-batch/1", "jobs": [
               {"name": "first", "verify": "golden/pass.jsonl"},
               {"name": "long", "run": "long-interrupt.json", "duration": \(Patience.unfinishableDuration)}]}
             """)
         let out = directory.url.appendingPathComponent("o"), err = directory.url.appendingPathComponent("e")
-        let batch = try TiltboxBinary.start(["batch", directory.path("m.json"), "--jobs", "1", "--json", directory.path("r.json"),
-                                             "--junit", directory.path("r.xml")], stdout: out, stderr: err)
+        let batch = try TiltboxBinary.start(
+            [
+                "batch", directory.path("m.json"), "--jobs", "1", "--json", directory.path("r.json"),
+                "--junit", directory.path("r.xml"),
+            ], stdout: out, stderr: err)
         let child = try waitForProcess(containing: "long-interrupt.json")
         batch.terminate()
         batch.waitForExit("after SIGTERM")
         #expect(batch.terminationReason == .exit)
         #expect(batch.terminationStatus == 143)
-        #expect(Patience.wait { kill(child, 0) != 0 && processes(containing: "long-interrupt.json").isEmpty },
-                "the long child still runs")
+        #expect(
+            Patience.wait { kill(child, 0) != 0 && processes(containing: "long-interrupt.json").isEmpty },
+            "the long child still runs")
         let finished = try jobs(try jsonObject(directory.path("r.json")))
         #expect(finished.map { $0["name"] as? String } == ["first"])
         #expect(try junit(directory.path("r.xml")).counts == ["tests": 1, "failures": 0, "errors": 0])

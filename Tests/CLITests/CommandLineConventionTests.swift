@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The conventions a shell user expects, through the built binary: negative numbers reach
@@ -32,7 +33,10 @@ import Darwin
         (["render", "t.jsonl", "--svg", "o.svg", "--every", "-1"], "--every must be a number of seconds > 0"),
         (["render", "t.jsonl", "--svg", "o.svg", "--columns", "-1"], "--columns must be a whole number from 1"),
         (["render", "t.jsonl", "--svg", "o.svg", "--panel-width", "-1"], "--panel-width must be a number of pixels"),
-        (["render", "t.jsonl", "--html", "o.html", "--max-body-frames", "-1"], "--max-body-frames must be a whole number ≥ 1"),
+        (
+            ["render", "t.jsonl", "--html", "o.html", "--max-body-frames", "-1"],
+            "--max-body-frames must be a whole number ≥ 1"
+        ),
     ]
 
     @Test(arguments: negativeValues)
@@ -49,8 +53,11 @@ import Darwin
     @Test func aNegativeTimeReachesRenderAsATime() throws {
         let directory = try TemporaryDirectory()
         let trace = directory.path("free-fall.jsonl")
-        #expect(try TiltboxBinary.run(["run", PackageFiles.scenario("free-fall.json"), "--trace", trace], in: directory).status == 0)
-        let result = try TiltboxBinary.run(["render", trace, "--svg", directory.path("o.svg"), "--at", "-1,1"], in: directory)
+        #expect(
+            try TiltboxBinary.run(["run", PackageFiles.scenario("free-fall.json"), "--trace", trace], in: directory)
+                .status == 0)
+        let result = try TiltboxBinary.run(
+            ["render", trace, "--svg", directory.path("o.svg"), "--at", "-1,1"], in: directory)
         #expect(result.status == 2, "\(result.stderr)")
         #expect(!result.stderr.contains("Missing value"), "\(result.stderr)")
         #expect(result.stderr.contains("-1"), "the message names the time: \(result.stderr)")
@@ -62,13 +69,19 @@ import Darwin
         let directory = try TemporaryDirectory()
         let result = try TiltboxBinary.run(["valdate", "Scenarios/book.json"], in: directory)
         #expect(result.status == 2)
-        #expect(result.stderrLines == ["tiltbox: unknown command 'valdate' (did you mean 'validate'?)",
-                                       "Run 'tiltbox help' for the commands."], "\(result.stderr)")
+        #expect(
+            result.stderrLines == [
+                "tiltbox: unknown command 'valdate' (did you mean 'validate'?)",
+                "Run 'tiltbox help' for the commands.",
+            ], "\(result.stderr)")
         #expect(result.stdout.isEmpty)
         let far = try TiltboxBinary.run(["frobnicate"], in: directory)
         #expect(far.status == 2)
-        #expect(far.stderrLines.first?.hasPrefix("tiltbox: unknown command 'frobnicate' (commands: run, record, diff, verify, validate, tilt, render, curves, batch, batch-merge, help") == true,
-                "\(far.stderr)")
+        #expect(
+            far.stderrLines.first?.hasPrefix(
+                "tiltbox: unknown command 'frobnicate' (commands: run, record, diff, verify, validate, tilt, render, curves, batch, batch-merge, help"
+            ) == true,
+            "\(far.stderr)")
     }
 
     @Test func aMissingScenarioPathIsStillAFileError() throws {
@@ -87,7 +100,9 @@ import Darwin
     }
 
     /// A usage error: one line saying what is wrong and one hint, not a usage block and two hints.
-    @Test(arguments: [["run", "--no-such-option"], ["run", "--every", "ten"], ["diff", "only-one.jsonl"], ["validate"]])
+    @Test(arguments: [
+        ["run", "--no-such-option"], ["run", "--every", "ten"], ["diff", "only-one.jsonl"], ["validate"],
+    ])
     func aUsageErrorGivesOneMessageAndOneHint(_ arguments: [String]) throws {
         let directory = try TemporaryDirectory()
         let result = try TiltboxBinary.run(arguments, in: directory)
@@ -102,16 +117,43 @@ import Darwin
     // MARK: - Options that would have no effect
 
     static let ineffectiveOptions: [(arguments: [String], message: String)] = [
-        (["run", PackageFiles.scenario("free-fall.json"), "--orientation", "landscapeLeft"], "--orientation has no effect without a tilt input"),
-        (["run", PackageFiles.scenario("free-fall.json"), "--interpolate", "linear"], "--interpolate has no effect without a tilt input"),
-        (["run", PackageFiles.scenario("free-fall.json"), "--convention", "ios"], "--convention has no effect without a tilt input"),
+        (
+            ["run", PackageFiles.scenario("free-fall.json"), "--orientation", "landscapeLeft"],
+            "--orientation has no effect without a tilt input"
+        ),
+        (
+            ["run", PackageFiles.scenario("free-fall.json"), "--interpolate", "linear"],
+            "--interpolate has no effect without a tilt input"
+        ),
+        (
+            ["run", PackageFiles.scenario("free-fall.json"), "--convention", "ios"],
+            "--convention has no effect without a tilt input"
+        ),
         (["run", PackageFiles.scenario("free-fall.json"), "--g", "500"], "--g has no effect without a tilt input"),
-        (["run", PackageFiles.scenario("free-fall.json"), "--fps", "30"], "--fps sets the frame rate of the live view or of --realtime"),
-        (["run", PackageFiles.scenario("free-fall.json"), "--fps", "30", "--trace", "-"], "--fps sets the frame rate of the live view or of --realtime"),
-        (["run", PackageFiles.scenario("free-fall.json"), "--frames", "steady:30", "--realtime"], "--frames has no effect with --realtime"),
-        (["run", PackageFiles.scenario("free-fall.json"), "--interactive", "--view", "none"], "--interactive steers gravity in the live view, and --view none has none"),
-        (["run", PackageFiles.scenario("free-fall.json"), "--interactive"], "--interactive steers gravity in the live view, and this run is headless"),
-        (["run", PackageFiles.scenario("free-fall.json"), "--exit-at-end", "--view", "none"], "--exit-at-end closes the live view"),
+        (
+            ["run", PackageFiles.scenario("free-fall.json"), "--fps", "30"],
+            "--fps sets the frame rate of the live view or of --realtime"
+        ),
+        (
+            ["run", PackageFiles.scenario("free-fall.json"), "--fps", "30", "--trace", "-"],
+            "--fps sets the frame rate of the live view or of --realtime"
+        ),
+        (
+            ["run", PackageFiles.scenario("free-fall.json"), "--frames", "steady:30", "--realtime"],
+            "--frames has no effect with --realtime"
+        ),
+        (
+            ["run", PackageFiles.scenario("free-fall.json"), "--interactive", "--view", "none"],
+            "--interactive steers gravity in the live view, and --view none has none"
+        ),
+        (
+            ["run", PackageFiles.scenario("free-fall.json"), "--interactive"],
+            "--interactive steers gravity in the live view, and this run is headless"
+        ),
+        (
+            ["run", PackageFiles.scenario("free-fall.json"), "--exit-at-end", "--view", "none"],
+            "--exit-at-end closes the live view"
+        ),
     ]
 
     @Test(arguments: ineffectiveOptions)
@@ -126,8 +168,14 @@ import Darwin
 
     static let effectiveOptions: [[String]] = [
         // book.json has a tilt key: the tilt options shape it.
-        ["run", PackageFiles.scenario("book.json"), "--orientation", "portrait", "--interpolate", "linear", "--g", "500", "--duration", "0.1"],
-        ["run", PackageFiles.scenario("free-fall.json"), "--tilt", PackageFiles.scenario("tilt/rock.json"), "--orientation", "landscapeLeft", "--duration", "0.1"],
+        [
+            "run", PackageFiles.scenario("book.json"), "--orientation", "portrait", "--interpolate", "linear", "--g",
+            "500", "--duration", "0.1",
+        ],
+        [
+            "run", PackageFiles.scenario("free-fall.json"), "--tilt", PackageFiles.scenario("tilt/rock.json"),
+            "--orientation", "landscapeLeft", "--duration", "0.1",
+        ],
         ["run", PackageFiles.scenario("free-fall.json"), "--fps", "200", "--realtime", "--duration", "0.1"],
         ["run", PackageFiles.scenario("free-fall.json"), "--frames", "steady:30", "--duration", "0.1"],
     ]
@@ -136,7 +184,8 @@ import Darwin
     func anOptionThatHasAnEffectIsAccepted(_ arguments: [String]) throws {
         let directory = try TemporaryDirectory()
         let result = try TiltboxBinary.run(arguments, in: directory)
-        #expect(result.status == 0, "tiltbox \(arguments.joined(separator: " ")) exited \(result.status): \(result.stderr)")
+        #expect(
+            result.status == 0, "tiltbox \(arguments.joined(separator: " ")) exited \(result.status): \(result.stderr)")
     }
 
     // MARK: - Summaries
@@ -150,16 +199,19 @@ import Darwin
         let piped = try TiltboxBinary.run(["run", scenario, "--trace", "-", "-q"], in: directory)
         #expect(piped.status == 0, "\(piped.stderr)")
         #expect(piped.stderr.isEmpty, "stderr: \(piped.stderr)")
-        #expect(piped.stdoutLines.count == 243, "the trace still goes to standard output: \(piped.stdoutLines.count) lines")
+        #expect(
+            piped.stdoutLines.count == 243, "the trace still goes to standard output: \(piped.stdoutLines.count) lines")
     }
 
     @Test func summaryJSONHoldsTheRunFiguresExactly() throws {
         let directory = try TemporaryDirectory()
         let trace = directory.path("bounce.jsonl"), summary = directory.path("summary.json")
         let scenario = PackageFiles.scenario("bounce.json")
-        let result = try TiltboxBinary.run(["run", scenario, "--trace", trace, "--summary-json", summary, "--quiet"], in: directory)
+        let result = try TiltboxBinary.run(
+            ["run", scenario, "--trace", trace, "--summary-json", summary, "--quiet"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: summary))) as? [String: Any])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: summary))) as? [String: Any])
         let end = try #require(try JSONLines.objects(file: trace).last)
         #expect(object["format"] as? String == "tiltbox-summary/1")
         #expect(object["tiltbox"] as? String == TiltboxVersion.current)
@@ -178,13 +230,18 @@ import Darwin
     @Test func humanOutputIsRoundedForPeople() throws {
         let directory = try TemporaryDirectory()
         // The stall drops 0.43333… s of simulated time: the summary shows 0.433.
-        let run = try TiltboxBinary.run(["run", PackageFiles.scenario("book.json"), "--frames", "stall:60:1:0.5", "--duration", "2"], in: directory)
+        let run = try TiltboxBinary.run(
+            ["run", PackageFiles.scenario("book.json"), "--frames", "stall:60:1:0.5", "--duration", "2"], in: directory)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdoutLines.contains("dropped time:   0.433 s"), "\(run.stdout)")
         #expect(run.stdoutLines.contains("simulated time: 2 s"), "\(run.stdout)")
-        let validate = try TiltboxBinary.run(["validate", PackageFiles.scenario("free-fall.json"), PackageFiles.scenario("crate-stack.json")], in: directory)
+        let validate = try TiltboxBinary.run(
+            ["validate", PackageFiles.scenario("free-fall.json"), PackageFiles.scenario("crate-stack.json")],
+            in: directory)
         #expect(validate.status == 0, "\(validate.stderr)")
-        #expect(validate.stdoutLines.first?.contains("scenario 'free-fall', 1 crate, 4 static segments, 240 steps at 120 Hz") == true, "\(validate.stdout)")
+        #expect(
+            validate.stdoutLines.first?.contains(
+                "scenario 'free-fall', 1 crate, 4 static segments, 240 steps at 120 Hz") == true, "\(validate.stdout)")
         #expect(validate.stdoutLines.last?.contains(", 10 crates, ") == true, "\(validate.stdout)")
         #expect(!validate.stdout.contains("0.0083333"), "\(validate.stdout)")
     }
@@ -196,8 +253,9 @@ import Darwin
     @Test(arguments: ["", "run", "record", "diff", "verify", "validate", "tilt", "render"])
     func helpTextHasNoHardBreaksInsideSentences(_ command: String) throws {
         let directory = try TemporaryDirectory()
-        let result = try TiltboxBinary.run(["help"] + (command.isEmpty ? [] : [command]), in: directory,
-                                           environment: ["COLUMNS": "10000"])
+        let result = try TiltboxBinary.run(
+            ["help"] + (command.isEmpty ? [] : [command]), in: directory,
+            environment: ["COLUMNS": "10000"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdoutLines.count > 3, "\(result.stdout)")
         for line in result.stdoutLines {
@@ -212,7 +270,8 @@ import Darwin
         let prefix = directory.path("prefix")
         let binary = try TiltboxBinary.url().path
         let log = directory.path("make.log")
-        let status = try Self.runMake(["-C", PackageFiles.root.path, "-s", "install", "PREFIX=\(prefix)", "BIN=\(binary)"], log: log)
+        let status = try Self.runMake(
+            ["-C", PackageFiles.root.path, "-s", "install", "PREFIX=\(prefix)", "BIN=\(binary)"], log: log)
         #expect(status == 0, "make install: \((try? JSONLines.text(file: log)) ?? "")")
         let installed = [
             "bin/tiltbox", "share/bash-completion/completions/tiltbox",

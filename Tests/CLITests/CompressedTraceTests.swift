@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Traces written to a path ending in `.zst`: one zstd frame that the real `zstd` tool
@@ -31,7 +32,8 @@ import Darwin
 
     /// Runs `tiltbox run SCENARIO --trace PATH` with `options` and requires exit 0.
     static func run(_ scenario: String, trace: String, _ options: [String], in directory: TemporaryDirectory) throws {
-        let run = try TiltboxBinary.run(["run", scenario, "--view", "none", "--quiet", "--trace", trace] + options, in: directory)
+        let run = try TiltboxBinary.run(
+            ["run", scenario, "--view", "none", "--quiet", "--trace", trace] + options, in: directory)
         try #require(run.status == 0, "run --trace \(trace) \(options): \(run.stderr)")
     }
 
@@ -61,8 +63,11 @@ import Darwin
     @Test func theRunSummaryGivesTheCompressedSize() throws {
         let directory = try TemporaryDirectory()
         let packed = directory.path("stack.jsonl.zst")
-        let run = try TiltboxBinary.run(["run", PackageFiles.scenario("crate-stack.json"), "--view", "none", "--duration", "1",
-                                         "--trace", packed], in: directory)
+        let run = try TiltboxBinary.run(
+            [
+                "run", PackageFiles.scenario("crate-stack.json"), "--view", "none", "--duration", "1",
+                "--trace", packed,
+            ], in: directory)
         try #require(run.status == 0, "\(run.stderr)")
         let size = try Self.bytes(packed).count
         #expect(run.stdout.contains("trace:") && run.stdout.contains(" \(size) bytes"), "\(run.stdout)")
@@ -91,16 +96,21 @@ import Darwin
         var interrupted = 0
         for (i, delay) in KillPointTests.killDelays(count: 6, seed: 20_261_124, upTo: 0.8).enumerated() {
             let trace = directory.path("kill\(i).jsonl.zst")
-            let out = directory.url.appendingPathComponent("kill\(i).out"), err = directory.url.appendingPathComponent("kill\(i).err")
+            let out = directory.url.appendingPathComponent("kill\(i).out"),
+                err = directory.url.appendingPathComponent("kill\(i).err")
             // A run that cannot end before the signal, however fast the machine.
-            let process = try TiltboxBinary.start(["run", scenario, "--trace", trace, "--duration", Patience.unfinishableDuration,
-                                                   "--every", "4"], stdout: out, stderr: err)
+            let process = try TiltboxBinary.start(
+                [
+                    "run", scenario, "--trace", trace, "--duration", Patience.unfinishableDuration,
+                    "--every", "4",
+                ], stdout: out, stderr: err)
             // Wait until the run writes (its temporary file is there), then let it go on a while.
             let writing = Patience.wait {
-                !process.isRunning || !Patience.names(in: directory, startingWith: ".kill\(i).jsonl.zst.tiltbox-").isEmpty
+                !process.isRunning
+                    || !Patience.names(in: directory, startingWith: ".kill\(i).jsonl.zst.tiltbox-").isEmpty
             }
             #expect(writing && process.isRunning, "kill \(i): the run never started writing its trace")
-            Thread.sleep(forTimeInterval: delay)  // where the signal lands: the spread this test is about
+            Thread.sleep(forTimeInterval: delay) // where the signal lands: the spread this test is about
             if i % 2 == 0 { process.interrupt() } else { process.terminate() }
             process.waitForExit("after kill \(i)")
             switch (process.terminationReason, process.terminationStatus) {
@@ -116,13 +126,19 @@ import Darwin
                 let back = try TiltboxBinary.run(["diff", trace, plain], in: directory)
                 #expect(back.status == 0, "kill \(i): \(back.stderr)")
             case (.uncaughtSignal, _):
-                #expect(!FileManager.default.fileExists(atPath: trace), "kill \(i): killed before the run, yet a trace exists")
+                #expect(
+                    !FileManager.default.fileExists(atPath: trace),
+                    "kill \(i): killed before the run, yet a trace exists")
             default:
-                Issue.record("kill \(i) at \(delay) s: unexpected exit \(process.terminationReason) \(process.terminationStatus)")
+                Issue.record(
+                    "kill \(i) at \(delay) s: unexpected exit \(process.terminationReason) \(process.terminationStatus)"
+                )
             }
         }
         #expect(interrupted >= 5, "\(interrupted) of 6 runs were interrupted mid-run")
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.contains(".tiltbox-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter {
+            $0.contains(".tiltbox-")
+        }
         #expect(leftovers.isEmpty, "temporary files left behind: \(leftovers)")
     }
 
@@ -130,15 +146,17 @@ import Darwin
         let directory = try TemporaryDirectory()
         let scenario = directory.path("stack.json.zst")
         try FileManager.default.copyItem(atPath: PackageFiles.scenario("crate-stack.json"), toPath: scenario)
-        try OverwriteRefusalTests.expectRefused(["run", scenario, "--trace", scenario, "--view", "none"], option: "--trace",
-                                                protected: [scenario], in: directory)
+        try OverwriteRefusalTests.expectRefused(
+            ["run", scenario, "--trace", scenario, "--view", "none"], option: "--trace",
+            protected: [scenario], in: directory)
     }
 
     // MARK: - Reading
 
     /// A plain and a compressed trace of the same 1 s run of the crate stack.
     static func pair(_ directory: TemporaryDirectory) throws -> (plain: String, packed: String) {
-        try FileManager.default.copyItem(atPath: PackageFiles.scenario("crate-stack.json"), toPath: directory.path("stack.json"))
+        try FileManager.default.copyItem(
+            atPath: PackageFiles.scenario("crate-stack.json"), toPath: directory.path("stack.json"))
         let plain = directory.path("stack.jsonl"), packed = directory.path("stack.jsonl.zst")
         try Self.run(directory.path("stack.json"), trace: plain, ["--duration", "1"], in: directory)
         try Self.run(directory.path("stack.json"), trace: packed, ["--duration", "1"], in: directory)
@@ -150,7 +168,9 @@ import Darwin
         let (plain, packed) = try Self.pair(directory)
         for (a, b) in [(plain, packed), (packed, plain), (packed, packed)] {
             let diff = try TiltboxBinary.run(["diff", a, b], in: directory)
-            #expect(diff.status == 0 && diff.stdout.hasPrefix("identical: 121 records"), "diff \(a) \(b): \(diff.stdout) \(diff.stderr)")
+            #expect(
+                diff.status == 0 && diff.stdout.hasPrefix("identical: 121 records"),
+                "diff \(a) \(b): \(diff.stdout) \(diff.stderr)")
         }
         // Told by the magic number, not the name.
         let renamed = directory.path("renamed.jsonl")
@@ -160,31 +180,39 @@ import Darwin
         let verify = try TiltboxBinary.run(["verify", "--against", packed], in: directory)
         #expect(verify.status == 0, "verify: \(verify.stdout) \(verify.stderr)")
         // A divergence is found in a compressed trace too.
-        let other = try TiltboxBinary.run(["verify", "--against", packed, "--set", "world.gravity=[0,-900]"], in: directory)
+        let other = try TiltboxBinary.run(
+            ["verify", "--against", packed, "--set", "world.gravity=[0,-900]"], in: directory)
         #expect(other.status == 1, "verify with other gravity: \(other.stdout) \(other.stderr)")
         for path in [plain, packed] {
             let render = try TiltboxBinary.run(["render", path, "--html", path + ".html"], in: directory)
             #expect(render.status == 0, "render \(path): \(render.stderr)")
         }
-        #expect(try Self.bytes(plain + ".html") == (try Self.bytes(packed + ".html")), "the same page from either trace")
+        #expect(
+            try Self.bytes(plain + ".html") == (try Self.bytes(packed + ".html")), "the same page from either trace")
     }
 
     @Test func batchVerifiesCompressedGoldensAndWritesCompressedTraces() throws {
         let directory = try TemporaryDirectory()
-        try FileManager.default.copyItem(atPath: PackageFiles.scenario("crate-stack.json"), toPath: directory.path("stack.json"))
+        try FileManager.default.copyItem(
+            atPath: PackageFiles.scenario("crate-stack.json"), toPath: directory.path("stack.json"))
         for folder in ["golden", "out"] {
             try FileManager.default.createDirectory(atPath: directory.path(folder), withIntermediateDirectories: true)
         }
         // Traces record their scenario relative to their own folder: the plain one goes where the job's will.
         let plain = directory.path("out/plain.jsonl")
         try Self.run(directory.path("stack.json"), trace: plain, ["--duration", "1"], in: directory)
-        try Self.run(directory.path("stack.json"), trace: directory.path("golden/stack.jsonl.zst"), ["--duration", "1"], in: directory)
-        let verify = try TiltboxBinary.run(["batch", "--verify", directory.path("golden/*.jsonl.zst"), "--json", directory.path("v.json")],
-                                           in: directory)
+        try Self.run(
+            directory.path("stack.json"), trace: directory.path("golden/stack.jsonl.zst"), ["--duration", "1"],
+            in: directory)
+        let verify = try TiltboxBinary.run(
+            ["batch", "--verify", directory.path("golden/*.jsonl.zst"), "--json", directory.path("v.json")],
+            in: directory)
         #expect(verify.status == 0, "batch --verify: \(verify.stdout) \(verify.stderr)")
         let summary = try String(contentsOfFile: directory.path("v.json"), encoding: .utf8)
         #expect(summary.contains("\"passed\"") && summary.contains("golden/stack.jsonl.zst"), "\(summary)")
-        let manifest = try directory.write("m.json", """
+        let manifest = try directory.write(
+            "m.json",
+            """
             {"format": "tiltbox-batch/1", "jobs": [
               {"name": "stack", "run": "stack.json", "duration": 1, "trace": "out/stack.jsonl.zst"},
               {"name": "check", "verify": "golden/stack.jsonl.zst"}]}
@@ -193,7 +221,9 @@ import Darwin
         #expect(batch.status == 0, "batch: \(batch.stdout) \(batch.stderr)")
         let written = directory.path("out/stack.jsonl.zst")
         #expect(try Self.bytes(written).prefix(4) == Self.magic)
-        #expect(try Self.decompressed(written) == (try Self.bytes(plain)), "the job's trace decompresses to the plain trace")
+        #expect(
+            try Self.decompressed(written) == (try Self.bytes(plain)), "the job's trace decompresses to the plain trace"
+        )
     }
 
     /// Damaged copies of a compressed trace: each command exits 2 with one line naming
@@ -215,16 +245,22 @@ import Darwin
         for item in damaged {
             let path = directory.path(item.name)
             try item.data.write(to: URL(fileURLWithPath: path))
-            for command in [["diff", plain, path], ["diff", path, plain], ["verify", "--against", path],
-                            ["render", path, "--html", directory.path("out.html")]] {
+            for command in [
+                ["diff", plain, path], ["diff", path, plain], ["verify", "--against", path],
+                ["render", path, "--html", directory.path("out.html")],
+            ] {
                 let run = try TiltboxBinary.run(command, in: directory)
                 #expect(run.status == 2, "\(command): status \(run.status), \(run.stdout) \(run.stderr)")
                 #expect(run.stderrLines.count == 1, "\(command): one line: \(run.stderr)")
-                let located = run.stderr.hasPrefix(path + ":") && Int(run.stderr.dropFirst(path.count + 1).prefix(while: \.isNumber)) != nil
+                let located =
+                    run.stderr.hasPrefix(path + ":")
+                    && Int(run.stderr.dropFirst(path.count + 1).prefix(while: \.isNumber)) != nil
                 #expect(located && run.stderr.contains(item.says), "\(command): \(run.stderr)")
             }
         }
-        #expect(!FileManager.default.fileExists(atPath: directory.path("out.html")), "no page rendered from a damaged trace")
+        #expect(
+            !FileManager.default.fileExists(atPath: directory.path("out.html")), "no page rendered from a damaged trace"
+        )
     }
 
     /// Runs `script` with sh (the zstd tool in a pipeline), requiring exit 0.
@@ -238,11 +274,14 @@ import Darwin
         let (plain, _) = try Self.pair(directory)
         let bomb = directory.path("bomb.jsonl.zst")
         // The header, then a record line of 1 GiB of '1's: a few tens of KiB compressed.
-        try Self.shell("(head -n 1 '\(plain)'; printf '{\"step\":0,\"s\":['; head -c 1073741824 /dev/zero | tr '\\0' '1') "
-            + "| '\(try Self.zstd())' -q -3 -c > '\(bomb)'")
+        try Self.shell(
+            "(head -n 1 '\(plain)'; printf '{\"step\":0,\"s\":['; head -c 1073741824 /dev/zero | tr '\\0' '1') "
+                + "| '\(try Self.zstd())' -q -3 -c > '\(bomb)'")
         let size = try Self.bytes(bomb).count
         #expect(size < 200_000, "the frame is small: \(size) bytes")
-        for command in [["diff", bomb, plain], ["verify", "--against", bomb], ["render", bomb, "--html", directory.path("b.html")]] {
+        for command in [
+            ["diff", bomb, plain], ["verify", "--against", bomb], ["render", bomb, "--html", directory.path("b.html")],
+        ] {
             let run = try MeasuredRun.run(command, in: directory)
             #expect(run.status == 2, "\(command): \(run.summary)")
             #expect(run.stderr.hasPrefix(bomb + ":2: line longer than"), "\(command): \(run.summary)")

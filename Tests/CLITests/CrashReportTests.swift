@@ -1,4 +1,5 @@
 import Testing
+
 @testable import tiltbox
 
 /// A crashed child's last meaningful line, without Swift's backtrace report.
@@ -30,13 +31,17 @@ import Testing
     }
 
     @Test func aBacktraceAloneLeavesNoMessage() {
-        let report = Self.abortedRun.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(3).joined(separator: "\n")
+        let report = Self.abortedRun.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(3).joined(
+            separator: "\n")
         #expect(CrashReport.lastMeaningfulLine(of: report) == nil)
         #expect(CrashReport.lastMeaningfulLine(of: "") == nil)
     }
 
     @Test func theColouredBannerStartsTheReportToo() {
-        #expect(CrashReport.lastMeaningfulLine(of: "Fatal error: oops\n💣 Program crashed: Trace/breakpoint trap\nBacktrace took 0.02s\n") == "Fatal error: oops")
+        #expect(
+            CrashReport.lastMeaningfulLine(
+                of: "Fatal error: oops\n💣 Program crashed: Trace/breakpoint trap\nBacktrace took 0.02s\n")
+                == "Fatal error: oops")
     }
 
     @Test func withoutABacktraceTheLastLineIsTheMessage() {

@@ -23,13 +23,15 @@ import Testing
         #expect(run.status == 0, "run stderr: \(run.stderr)")
 
         let text = try JSONLines.text(file: original)
-        let changed = text.replacingOccurrences(of: #""size": [50, 50], "mass": 2.0"#, with: #""size": [50, 50], "mass": 2.5"#)
+        let changed = text.replacingOccurrences(
+            of: #""size": [50, 50], "mass": 2.0"#, with: #""size": [50, 50], "mass": 2.5"#)
         try #require(changed != text, "book.json no longer has the yellow crate's mass 2.0 this test edits")
         let heavier = try directory.write("book-heavier.json", changed)
         // book.json names its tilt recording relative to its folder: bring it along.
         try FileManager.default.createDirectory(atPath: directory.path("tilt"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: PackageFiles.scenario("tilt/book-landscape.csv"),
-                                         toPath: directory.path("tilt/book-landscape.csv"))
+        try FileManager.default.copyItem(
+            atPath: PackageFiles.scenario("tilt/book-landscape.csv"),
+            toPath: directory.path("tilt/book-landscape.csv"))
 
         let verify = try TiltboxBinary.run(["verify", heavier, "--against", trace], in: directory)
         #expect(verify.status == 1, "verify exited \(verify.status); stdout: \(verify.stdout) stderr: \(verify.stderr)")
@@ -62,7 +64,9 @@ import Testing
         let old = try #require(Double(bodies[body][field]))
         let new = old.nextUp
         bodies[body][field] = new.description
-        lines[lineIndex] = String(line[..<start.upperBound]) + bodies.map { $0.joined(separator: ",") }.joined(separator: "],[") + "]]}"
+        lines[lineIndex] =
+            String(line[..<start.upperBound]) + bodies.map { $0.joined(separator: ",") }.joined(separator: "],[")
+            + "]]}"
         let b = try directory.write("b.jsonl", lines.joined(separator: "\n") + "\n")
         let stepObject = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
         let step = try #require(JSONLines.number(stepObject?["step"]).map { Int($0) })
@@ -79,7 +83,8 @@ import Testing
         let out = result.stdout
         #expect(out.contains("step 300 "), "stdout: \(out)")
         #expect(out.contains(#"body "blue" field y"#), "stdout: \(out)")
-        #expect(out.contains("\(edit.a) = \(edit.old.description), \(edit.b) = \(edit.new.description)"), "stdout: \(out)")
+        #expect(
+            out.contains("\(edit.a) = \(edit.old.description), \(edit.b) = \(edit.new.description)"), "stdout: \(out)")
         #expect(out.contains("(1 ULP apart)"), "stdout: \(out)")
     }
 
@@ -88,7 +93,9 @@ import Testing
         let scenario = PackageFiles.scenario("book.json")
         let a = directory.path("a.jsonl"), b = directory.path("b.jsonl")
         #expect(try TiltboxBinary.run(["run", scenario, "--trace", a], in: directory).status == 0)
-        #expect(try TiltboxBinary.run(["run", scenario, "--trace", b, "--frames", "jitter:60:3"], in: directory).status == 0)
+        #expect(
+            try TiltboxBinary.run(["run", scenario, "--trace", b, "--frames", "jitter:60:3"], in: directory).status == 0
+        )
         let result = try TiltboxBinary.run(["diff", a, b], in: directory)
         #expect(result.status == 0, "diff exited \(result.status); stdout: \(result.stdout) stderr: \(result.stderr)")
         #expect(result.stdout.contains("identical: 1201 records"), "stdout: \(result.stdout)")

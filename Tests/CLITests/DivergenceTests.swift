@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// A run whose state leaves the engine's safe range stops with an error naming the step

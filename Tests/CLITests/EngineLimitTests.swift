@@ -9,15 +9,19 @@ import Testing
     static func scenario(_ body: String) -> String { #"{"format": "tiltbox-scenario/1", \#(body)}"# }
 
     /// `validate` and `run` both exit 2 with one line naming the file, `path` and `says`.
-    static func expectRefused(_ text: String, path: String, says: String,
-                              sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectRefused(
+        _ text: String, path: String, says: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let directory = try TemporaryDirectory()
         let file = try directory.write("s.json", text)
         for command in [["validate", file], ["run", file, "--view", "none"]] {
             let result = try TiltboxBinary.run(command, in: directory)
-            #expect(result.status == 2, "\(command[0]): \(result.status) \(result.stderr)", sourceLocation: sourceLocation)
+            #expect(
+                result.status == 2, "\(command[0]): \(result.status) \(result.stderr)", sourceLocation: sourceLocation)
             #expect(result.stderrLines.count == 1, "\(result.stderr)", sourceLocation: sourceLocation)
-            #expect(result.stderr.hasPrefix(file + ":") && result.stderr.contains(": \(path): ")
+            #expect(
+                result.stderr.hasPrefix(file + ":") && result.stderr.contains(": \(path): ")
                     && result.stderr.contains(says), "\(result.stderr)", sourceLocation: sourceLocation)
         }
     }
@@ -25,27 +29,35 @@ import Testing
     @Test func aKinematicBodyWithSleepTimeThresholdZeroIsRefusedInsteadOfAborting() throws {
         let directory = try TemporaryDirectory()
         let scenario = PackageFiles.scenario("moving-platform.json")
-        let result = try TiltboxBinary.run(["run", scenario, "--set", "world.sleepTimeThreshold=0", "--view", "none"],
-                                           in: directory)
+        let result = try TiltboxBinary.run(
+            ["run", scenario, "--set", "world.sleepTimeThreshold=0", "--view", "none"],
+            in: directory)
         #expect(result.status == 2, "\(result.status) \(result.stderr)")
-        #expect(result.stderrLines == ["--set world.sleepTimeThreshold=0: world.sleepTimeThreshold: 0 cannot be used "
-            + "with a kinematic body (\"platform\"): Chipmunk 7.0.3 would try to put the kinematic body to sleep once "
-            + "it touches a dynamic one and abort (\"Attempting to deactivate a non-dynamic body\"); use a threshold "
-            + "above 0"], "\(result.stderr)")
+        #expect(
+            result.stderrLines == [
+                "--set world.sleepTimeThreshold=0: world.sleepTimeThreshold: 0 cannot be used "
+                    + "with a kinematic body (\"platform\"): Chipmunk 7.0.3 would try to put the kinematic body to sleep once "
+                    + "it touches a dynamic one and abort (\"Attempting to deactivate a non-dynamic body\"); use a threshold "
+                    + "above 0"
+            ], "\(result.stderr)")
         // The smallest positive threshold runs, the platform carrying its crates.
-        let positive = try TiltboxBinary.run(["run", scenario, "--set", "world.sleepTimeThreshold=5e-324", "--view", "none"],
-                                             in: directory)
+        let positive = try TiltboxBinary.run(
+            ["run", scenario, "--set", "world.sleepTimeThreshold=5e-324", "--view", "none"],
+            in: directory)
         #expect(positive.status == 0, "\(positive.status) \(positive.stderr)")
         // The generated scene the fuzzer found: a crate inside a kinematic circle, in the file itself.
-        try Self.expectRefused(Self.scenario(#"""
-            "world": {"size": [480, 320], "sleepTimeThreshold": 0}, "walls": {"box": false},
-            "crates": [{"id": "c", "position": [240, 240], "size": [30, 30]}],
-            "bodies": [{"id": "k", "type": "kinematic", "position": [240, 160], "shapes": [{"circle": {"radius": 1000}}]}]
-            """#), path: "world.sleepTimeThreshold", says: "0 cannot be used with a kinematic body (\"k\")")
+        try Self.expectRefused(
+            Self.scenario(
+                #"""
+                "world": {"size": [480, 320], "sleepTimeThreshold": 0}, "walls": {"box": false},
+                "crates": [{"id": "c", "position": [240, 240], "size": [30, 30]}],
+                "bodies": [{"id": "k", "type": "kinematic", "position": [240, 160], "shapes": [{"circle": {"radius": 1000}}]}]
+                """#), path: "world.sleepTimeThreshold", says: "0 cannot be used with a kinematic body (\"k\")")
     }
 
     @Test func aBodyOfNearZeroMassIsRefused() throws {
-        let text = Self.scenario(#"""
+        let text = Self.scenario(
+            #"""
             "world": {"size": [100, 100]}, "duration": 1,
             "bodies": [{"id": "tiny", "position": [50, 50],
               "shapes": [{"segment": {"from": [0, 0], "to": [1, 0], "radius": 1e-300}, "density": 1}]}],
@@ -55,7 +67,8 @@ import Testing
     }
 
     @Test func aRotarySpringStifferThanTheStepCanIntegrateIsRefused() throws {
-        let text = Self.scenario(#"""
+        let text = Self.scenario(
+            #"""
             "world": {"size": [100, 100]}, "duration": 1,
             "crates": [{"id": "c", "position": [50, 50], "size": [2, 2], "angularVelocity": 1}],
             "joints": [{"dampedRotarySpring": {"a": "c", "b": "static", "restAngle": 0, "stiffness": 1e15, "damping": 0}}]
@@ -64,7 +77,8 @@ import Testing
     }
 
     @Test func aBodyWhoseMassSitsInAPointFarFromItsShapesIsRefused() throws {
-        let text = Self.scenario(#"""
+        let text = Self.scenario(
+            #"""
             "world": {"size": [100, 100]}, "duration": 1,
             "bodies": [{"id": "whip", "position": [50, 50], "shapes": [
               {"circle": {"radius": 0.001}, "mass": 1},
@@ -80,12 +94,14 @@ import Testing
 
     @Test func persistenceTimesTwoThousandRestingCratesIsBoundedAndTheLimitRunsInBoundedMemory() throws {
         func pile(_ persistence: Int) -> String {
-            Self.scenario("""
+            Self.scenario(
+                """
                 "world": {"size": [2100, 2100], "collisionPersistence": \(persistence)}, "duration": 3,
                 "grids": [{"origin": [21, 21], "columns": 40, "rows": 50, "spacing": [41, 41], "crate": {"size": [40, 40]}}]
                 """)
         }
-        try Self.expectRefused(pile(501), path: "world.collisionPersistence", says: "at most 500 with 2000 dynamic shapes")
+        try Self.expectRefused(
+            pile(501), path: "world.collisionPersistence", says: "at most 500 with 2000 dynamic shapes")
         // At the limit, 2 000 crates settle for 3 s (360 steps, most of the ring) in bounded memory.
         let directory = try TemporaryDirectory()
         let file = try directory.write("pile.json", pile(500))
@@ -96,23 +112,28 @@ import Testing
 
     @Test func aCrateFallingOutOfTheSpatialHashsRangeStopsTheRunBeforeChipmunkHangs() throws {
         let directory = try TemporaryDirectory()
-        let file = try directory.write("hash.json", Self.scenario(#"""
-            "world": {"size": [100, 100], "gravity": [-1e6, 0], "spatialIndex": {"hash": {"cellSize": 1, "count": 100}}},
-            "walls": {"box": false}, "duration": 100,
-            "crates": [{"id": "c", "position": [50, 50], "size": [2, 2]}]
-            """#))
+        let file = try directory.write(
+            "hash.json",
+            Self.scenario(
+                #"""
+                "world": {"size": [100, 100], "gravity": [-1e6, 0], "spatialIndex": {"hash": {"cellSize": 1, "count": 100}}},
+                "walls": {"box": false}, "duration": 100,
+                "crates": [{"id": "c", "position": [50, 50], "size": [2, 2]}]
+                """#))
         let trace = directory.path("hash.jsonl")
         let run = try MeasuredRun.run(["run", file, "--view", "none", "--trace", trace], in: directory)
         #expect(run.status == 1, "\(run.summary)")
         #expect(run.seconds < ResourceBoundTests.hangGuard, "\(run.summary)")
-        #expect(run.stderr.contains("simulation failed at step 5561 (t = 46.342 s): crate 'c' x = -1073581894.4444323")
+        #expect(
+            run.stderr.contains("simulation failed at step 5561 (t = 46.342 s): crate 'c' x = -1073581894.4444323")
                 && run.stderr.contains("spatial hash"), "\(run.summary)")
         let end = try #require(JSONLines.objects(try JSONLines.text(file: trace), source: trace).last)
         #expect(end["end"] as? String == "error", "\(end)")
     }
 
     @Test func aStaticSegmentBeyondTheSpatialHashsRangeIsRefused() throws {
-        let text = Self.scenario(#"""
+        let text = Self.scenario(
+            #"""
             "world": {"size": [100, 100], "spatialIndex": {"hash": {"cellSize": 0.001, "count": 100}}},
             "walls": {"box": false}, "segments": [{"from": [-1e7, 0], "to": [-1e7, 0.01], "radius": 0}], "duration": 1
             """#)
@@ -131,15 +152,22 @@ import Testing
             #"{"id": "p\#(k)", "position": [\#(200 + 3 * k), \#(200 + 2 * k)], "shapes": [\#(polygon)]}"#
         }
         let directory = try TemporaryDirectory()
-        let file = try directory.write("epa.json", Self.scenario(#"""
-            "world": {"size": [400, 400]}, "duration": 1, "bodies": [\#(bodies.joined(separator: ", "))]
-            """#))
+        let file = try directory.write(
+            "epa.json",
+            Self.scenario(
+                #"""
+                "world": {"size": [400, 400]}, "duration": 1, "bodies": [\#(bodies.joined(separator: ", "))]
+                """#))
         let result = try TiltboxBinary.run(["run", file, "--view", "none"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(!result.stderrLines.contains { $0.hasPrefix("Chipmunk warning") || $0.hasPrefix("\t") }, "\(result.stderr)")
+        #expect(
+            !result.stderrLines.contains { $0.hasPrefix("Chipmunk warning") || $0.hasPrefix("\t") }, "\(result.stderr)")
         let notes = result.stderrLines.filter { $0.contains("Chipmunk printed") }
-        #expect(notes == ["tiltbox: note: Chipmunk printed 8 diagnostic messages; the first during step 1: "
-                          + "Chipmunk warning: High EPA iterations: 26; Failed condition: iteration < WARN_EPA_ITERATIONS; "
-                          + "Source:./src/cpCollision.c:329"], "\(result.stderr)")
+        #expect(
+            notes == [
+                "tiltbox: note: Chipmunk printed 8 diagnostic messages; the first during step 1: "
+                    + "Chipmunk warning: High EPA iterations: 26; Failed condition: iteration < WARN_EPA_ITERATIONS; "
+                    + "Source:./src/cpCollision.c:329"
+            ], "\(result.stderr)")
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A tool the tests drive that is not Tiltbox (GNU parallel, Slurm's commands and daemons),
@@ -40,8 +40,10 @@ enum ExternalCommand {
     /// Runs `executable arguments...` to the end and returns its exit status and output.
     /// A run that lasts longer than `timeout` seconds is killed and reported as `Failed`
     /// with what it had printed; so is one that dies of a signal.
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                    directory: URL? = nil, timeout: TimeInterval) throws -> TiltboxBinary.Result {
+    static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:],
+        directory: URL? = nil, timeout: TimeInterval
+    ) throws -> TiltboxBinary.Result {
         let scratch = FileManager.default.temporaryDirectory
         let name = "tiltbox-command-\(UUID().uuidString)"
         let out = scratch.appendingPathComponent("\(name).stdout").path
@@ -50,19 +52,23 @@ enum ExternalCommand {
             try? FileManager.default.removeItem(atPath: out)
             try? FileManager.default.removeItem(atPath: err)
         }
-        let child = try ChildProcess(executable, arguments, stdout: out, stderr: err,
-                                     environment: environment, directory: directory)
+        let child = try ChildProcess(
+            executable, arguments, stdout: out, stderr: err,
+            environment: environment, directory: directory)
         let finished = child.waitForExit(within: timeout)
-        let result = TiltboxBinary.Result(status: child.exitStatus ?? -1,
-                                          stdoutData: FileManager.default.contents(atPath: out) ?? Data(),
-                                          stderrData: FileManager.default.contents(atPath: err) ?? Data())
+        let result = TiltboxBinary.Result(
+            status: child.exitStatus ?? -1,
+            stdoutData: FileManager.default.contents(atPath: out) ?? Data(),
+            stderrData: FileManager.default.contents(atPath: err) ?? Data())
         let commandLine = ([URL(fileURLWithPath: executable).lastPathComponent] + arguments).joined(separator: " ")
         guard finished else {
-            throw Failed(description: "`\(commandLine)` did not finish within \(Int(timeout)) s and was killed; "
-                + "stdout: \(result.stdout.suffix(2000)) stderr: \(result.stderr.suffix(2000))")
+            throw Failed(
+                description: "`\(commandLine)` did not finish within \(Int(timeout)) s and was killed; "
+                    + "stdout: \(result.stdout.suffix(2000)) stderr: \(result.stderr.suffix(2000))")
         }
         if let signal = child.signal {
-            throw Failed(description: "`\(commandLine)` died of signal \(signal); stderr: \(result.stderr.suffix(2000))")
+            throw Failed(
+                description: "`\(commandLine)` died of signal \(signal); stderr: \(result.stderr.suffix(2000))")
         }
         return result
     }
@@ -84,8 +90,10 @@ final class ChildProcess {
     /// Starts `executable arguments...` with standard output and error appended to `stdout`
     /// and `stderr` (created when missing; the same path for both is fine); `environment`
     /// adds to (or overrides) this process's environment; `directory` is its working folder.
-    init(_ executable: String, _ arguments: [String], stdout: String, stderr: String,
-         environment: [String: String] = [:], directory: URL? = nil) throws {
+    init(
+        _ executable: String, _ arguments: [String], stdout: String, stderr: String,
+        environment: [String: String] = [:], directory: URL? = nil
+    ) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -94,7 +102,8 @@ final class ChildProcess {
         posix_spawn_file_actions_addopen(&actions, 1, stdout, writing, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, stderr, writing, 0o644)
         guard Self.addCloseFrom(&actions, 3) == 0 else {
-            throw ExternalCommand.Failed(description: "cannot keep descriptors from \(executable): no posix_spawn_file_actions_addclosefrom_np")
+            throw ExternalCommand.Failed(
+                description: "cannot keep descriptors from \(executable): no posix_spawn_file_actions_addclosefrom_np")
         }
         if let directory {
             guard Self.addChdir(&actions, directory.path) == 0 else {
@@ -124,7 +133,8 @@ final class ChildProcess {
         var pid = pid_t()
         let spawned = posix_spawn(&pid, executable, &actions, &attributes, &argv, &envp)
         guard spawned == 0 else {
-            throw ExternalCommand.Failed(description: "cannot start \(executable): \(String(cString: strerror(spawned)))")
+            throw ExternalCommand.Failed(
+                description: "cannot start \(executable): \(String(cString: strerror(spawned)))")
         }
         self.pid = pid
     }
@@ -187,9 +197,11 @@ final class ChildProcess {
 
     // glibc has both since 2.34 and 2.29; Swift's Glibc module does not export them.
     private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-    private typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+    private typealias AddChdir =
+        @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
 
-    private static func addCloseFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ fd: Int32) -> Int32 {
+    private static func addCloseFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ fd: Int32) -> Int32
+    {
         guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return -1 }
         return unsafeBitCast(symbol, to: AddCloseFrom.self)(actions, fd)
     }

@@ -6,7 +6,9 @@ import Testing
     @Test func frameProfilesGiveByteIdenticalTraceRecords() throws {
         let directory = try TemporaryDirectory()
         // Uneven frames, including zero-length and longer-than-the-cap ones.
-        let frameFile = try directory.write("frames.txt", """
+        let frameFile = try directory.write(
+            "frames.txt",
+            """
             # frame durations in seconds
             0.016
             0.001
@@ -34,11 +36,15 @@ import Testing
             #expect(other.lines.count == reference.lines.count, "--frames \(other.profile): \(other.lines.count) lines")
             let body = zip(reference.lines.dropLast(), other.lines.dropLast())
             if let (index, pair) = body.enumerated().first(where: { $0.element.0 != $0.element.1 }) {
-                Issue.record("--frames \(other.profile) differs from \(reference.profile) at line \(index + 1):\n\(pair.0.prefix(160))\n\(pair.1.prefix(160))")
+                Issue.record(
+                    "--frames \(other.profile) differs from \(reference.profile) at line \(index + 1):\n\(pair.0.prefix(160))\n\(pair.1.prefix(160))"
+                )
             }
             #expect(other.end["end"] as? String == "complete")
             #expect(other.end["digest"] as? String == reference.end["digest"] as? String, "--frames \(other.profile)")
-            #expect(JSONLines.number(other.end["steps"]) == JSONLines.number(reference.end["steps"]), "--frames \(other.profile)")
+            #expect(
+                JSONLines.number(other.end["steps"]) == JSONLines.number(reference.end["steps"]),
+                "--frames \(other.profile)")
         }
         // The stall drops time (0.5 s owed, 8 steps allowed per frame), the steady clock none.
         #expect(JSONLines.number(reference.end["droppedTime"]) == 0)

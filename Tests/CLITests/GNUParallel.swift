@@ -8,10 +8,13 @@ import Foundation
 enum GNUParallel {
     /// Runs `parallel --will-cite arguments...` to the end (killed after `timeout` seconds)
     /// and returns its exit status and output. With `directory`, the jobs run there.
-    static func run(_ arguments: [String], environment: [String: String] = [:], directory: URL? = nil,
-                    timeout: TimeInterval = 120) throws -> TiltboxBinary.Result {
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil,
+        timeout: TimeInterval = 120
+    ) throws -> TiltboxBinary.Result {
         let parallel = try ExternalCommand.executable("parallel", package: "parallel")
-        return try ExternalCommand.run(parallel, ["--will-cite"] + arguments, environment: environment,
-                                       directory: directory, timeout: timeout)
+        return try ExternalCommand.run(
+            parallel, ["--will-cite"] + arguments, environment: environment,
+            directory: directory, timeout: timeout)
     }
 }

@@ -57,8 +57,11 @@ enum HeadlessChromium {
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         let process = Process()
         process.executableURL = try executable()
-        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-                             "--disable-dev-shm-usage", "--user-data-dir=\(profile)", "--window-size=1000,800"] + arguments
+        process.arguments =
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+                "--disable-dev-shm-usage", "--user-data-dir=\(profile)", "--window-size=1000,800",
+            ] + arguments
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
         process.standardInput = FileHandle.nullDevice
@@ -90,46 +93,46 @@ enum PNGPixels {
     }
 
     private static let program = #"""
-import struct, sys, zlib, json
-path, left, top, width, height = sys.argv[1], *map(int, sys.argv[2:6])
-data = open(path, "rb").read()
-assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-pos, idat, w, h = 8, b"", 0, 0
-while pos < len(data):
-    length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-    chunk = data[pos + 8:pos + 8 + length]
-    pos += 12 + length
-    if kind == b"IHDR":
-        w, h, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", chunk)
-        assert depth == 8 and colour in (2, 6) and interlace == 0, "unsupported PNG layout"
-        bpp = 3 if colour == 2 else 4
-    elif kind == b"IDAT":
-        idat += chunk
-raw = zlib.decompress(idat)
-stride = w * bpp
-rows, prev, i = [], bytearray(stride), 0
-for y in range(h):
-    f = raw[i]; line = bytearray(raw[i + 1:i + 1 + stride]); i += 1 + stride
-    for x in range(stride):
-        a = line[x - bpp] if x >= bpp else 0
-        b = prev[x]
-        c = prev[x - bpp] if x >= bpp else 0
-        if f == 1: line[x] = (line[x] + a) & 255
-        elif f == 2: line[x] = (line[x] + b) & 255
-        elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
-        elif f == 4:
-            p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-            line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-    rows.append(line); prev = line
-count = inside = 0
-for y in range(max(0, top), min(h, top + height)):
-    line = rows[y]
-    for x in range(max(0, left), min(w, left + width)):
-        inside += 1
-        r, g, b = line[x * bpp], line[x * bpp + 1], line[x * bpp + 2]
-        if (255 - r) + (255 - g) + (255 - b) > 24: count += 1
-print(json.dumps({"width": w, "height": h, "nonWhite": count, "inside": inside}))
-"""#
+        import struct, sys, zlib, json
+        path, left, top, width, height = sys.argv[1], *map(int, sys.argv[2:6])
+        data = open(path, "rb").read()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+        pos, idat, w, h = 8, b"", 0, 0
+        while pos < len(data):
+            length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+            chunk = data[pos + 8:pos + 8 + length]
+            pos += 12 + length
+            if kind == b"IHDR":
+                w, h, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", chunk)
+                assert depth == 8 and colour in (2, 6) and interlace == 0, "unsupported PNG layout"
+                bpp = 3 if colour == 2 else 4
+            elif kind == b"IDAT":
+                idat += chunk
+        raw = zlib.decompress(idat)
+        stride = w * bpp
+        rows, prev, i = [], bytearray(stride), 0
+        for y in range(h):
+            f = raw[i]; line = bytearray(raw[i + 1:i + 1 + stride]); i += 1 + stride
+            for x in range(stride):
+                a = line[x - bpp] if x >= bpp else 0
+                b = prev[x]
+                c = prev[x - bpp] if x >= bpp else 0
+                if f == 1: line[x] = (line[x] + a) & 255
+                elif f == 2: line[x] = (line[x] + b) & 255
+                elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
+                elif f == 4:
+                    p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                    line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+            rows.append(line); prev = line
+        count = inside = 0
+        for y in range(max(0, top), min(h, top + height)):
+            line = rows[y]
+            for x in range(max(0, left), min(w, left + width)):
+                inside += 1
+                r, g, b = line[x * bpp], line[x * bpp + 1], line[x * bpp + 2]
+                if (255 - r) + (255 - g) + (255 - b) > 24: count += 1
+        print(json.dumps({"width": w, "height": h, "nonWhite": count, "inside": inside}))
+        """#
 
     static func count(png: String, left: Int, top: Int, width: Int, height: Int) throws -> Count {
         let process = Process()
@@ -182,10 +185,13 @@ struct PlayerReport: Decodable {
 
     /// Reads the report out of a dumped DOM.
     static func from(dom: String) throws -> PlayerReport {
-        guard let open = dom.range(of: #"<pre id="test-output" data-ready="1">"#)
+        guard
+            let open = dom.range(of: #"<pre id="test-output" data-ready="1">"#)
                 ?? dom.range(of: #"<pre data-ready="1" id="test-output">"#),
-              let close = dom.range(of: "</pre>", range: open.upperBound..<dom.endIndex) else {
-            throw HeadlessChromium.Failed(description: "the page wrote no test report (did its script fail to run?): \(dom.suffix(600))")
+            let close = dom.range(of: "</pre>", range: open.upperBound..<dom.endIndex)
+        else {
+            throw HeadlessChromium.Failed(
+                description: "the page wrote no test report (did its script fail to run?): \(dom.suffix(600))")
         }
         guard let json = Data(base64Encoded: String(dom[open.upperBound..<close.lowerBound])) else {
             throw HeadlessChromium.Failed(description: "the test report is not base64")

@@ -18,7 +18,8 @@ import Testing
 
     @Test func oneGigabyteScenarioIsRefusedByItsSize() throws {
         let directory = try TemporaryDirectory()
-        let path = try Self.sparseFile(directory, "huge.json", bytes: Self.gigabyte, head: #"{"format":"tiltbox-scenario/1","#)
+        let path = try Self.sparseFile(
+            directory, "huge.json", bytes: Self.gigabyte, head: #"{"format":"tiltbox-scenario/1","#)
         let run = try MeasuredRun.run(["validate", path], in: directory)
         #expect(run.status == 2)
         #expect(run.stderr.contains("16777216"), "names the 16 MiB limit: \(run.stderr)")
@@ -30,7 +31,8 @@ import Testing
     @Test func oneGigabyteTiltFileIsRefusedByItsSize() throws {
         let directory = try TemporaryDirectory()
         let path = try Self.sparseFile(directory, "huge.csv", bytes: Self.gigabyte, head: "t,x,y\n0,0,-1\n")
-        let run = try TiltboxBinary.run(["run", PackageFiles.scenario("free-fall.json"), "--tilt", path], in: directory)
+        let run = try TiltboxBinary.run(
+            ["run", PackageFiles.scenario("free-fall.json"), "--tilt", path], in: directory)
         #expect(run.status == 2)
         #expect(run.stderr.hasPrefix(path) && run.stderr.contains("67108864"), "\(run.stderr)")
     }
@@ -38,20 +40,25 @@ import Testing
     @Test func oneGigabyteFrameFileIsRefusedByItsSize() throws {
         let directory = try TemporaryDirectory()
         let path = try Self.sparseFile(directory, "frames.txt", bytes: Self.gigabyte, head: "0.016\n")
-        let run = try TiltboxBinary.run(["run", PackageFiles.scenario("free-fall.json"), "--frames", "file:\(path)"], in: directory)
+        let run = try TiltboxBinary.run(
+            ["run", PackageFiles.scenario("free-fall.json"), "--frames", "file:\(path)"], in: directory)
         #expect(run.status == 2)
         #expect(run.stderr.contains("67108864"), "\(run.stderr)")
     }
 
     @Test func aBillionCrateGridIsRefusedBeforeItIsExpanded() throws {
         let directory = try TemporaryDirectory()
-        let path = try directory.write("grid.json", """
+        let path = try directory.write(
+            "grid.json",
+            """
             {"format": "tiltbox-scenario/1", "world": {"size": [480, 320]},
              "grids": [{"origin": [10, 10], "columns": 100000, "rows": 10000, "spacing": [0.001, 0.001]}]}
             """)
         let run = try TiltboxBinary.run(["run", path], in: directory)
         #expect(run.status == 2)
-        #expect(run.stderr.contains("grids[0]") && run.stderr.contains("100000"), "names the grid and the crate cap: \(run.stderr)")
+        #expect(
+            run.stderr.contains("grids[0]") && run.stderr.contains("100000"),
+            "names the grid and the crate cap: \(run.stderr)")
     }
 
     @Test(arguments: [
@@ -59,14 +66,16 @@ import Testing
     ])
     func absurdFrameProfilesAreRefused(profile: String, field: String) throws {
         let directory = try TemporaryDirectory()
-        let run = try TiltboxBinary.run(["run", PackageFiles.scenario("free-fall.json"), "--frames", profile], in: directory)
+        let run = try TiltboxBinary.run(
+            ["run", PackageFiles.scenario("free-fall.json"), "--frames", profile], in: directory)
         #expect(run.status == 2)
         #expect(run.stderr.contains(field), "\(run.stderr)")
     }
 
     @Test func aFullDiskEndsTheRunWithExitOneAndAClearMessage() throws {
         let directory = try TemporaryDirectory()
-        let run = try TiltboxBinary.run(["run", PackageFiles.scenario("pile-100.json"), "--trace", "/dev/full"], in: directory)
+        let run = try TiltboxBinary.run(
+            ["run", PackageFiles.scenario("pile-100.json"), "--trace", "/dev/full"], in: directory)
         #expect(run.status == 1)
         #expect(run.stderr.contains("/dev/full") && run.stderr.contains("No space left on device"), "\(run.stderr)")
         #expect(run.stderr.split(separator: "\n").count == 1, "one message: \(run.stderr)")

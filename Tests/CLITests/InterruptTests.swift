@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Ctrl-C and SIGTERM in the middle of a long run: the trace is flushed and closed with
@@ -34,7 +34,10 @@ import Darwin
         let err = directory.url.appendingPathComponent("stderr")
         // A run that cannot end before the signal, however fast the machine.
         let process = try TiltboxBinary.start(
-            ["run", PackageFiles.scenario("pile-100.json"), "--trace", trace, "--duration", Patience.unfinishableDuration],
+            [
+                "run", PackageFiles.scenario("pile-100.json"), "--trace", trace, "--duration",
+                Patience.unfinishableDuration,
+            ],
             stdout: out, stderr: err)
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
 
@@ -42,7 +45,8 @@ import Darwin
         // Until the trace is closed they go to a temporary file beside it (.long.jsonl.tiltbox-XXXXXX).
         func written() -> Int {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.url.path)) ?? []
-            return names.filter { $0.hasPrefix(".long.jsonl.tiltbox-") }.map { Self.fileSize(directory.path($0)) }.max() ?? 0
+            return names.filter { $0.hasPrefix(".long.jsonl.tiltbox-") }.map { Self.fileSize(directory.path($0)) }.max()
+                ?? 0
         }
         Patience.wait { written() >= 100_000 || !process.isRunning }
         let early = process.isRunning ? "" : ((try? JSONLines.text(file: err.path)) ?? "")
@@ -70,7 +74,9 @@ import Darwin
         // and the end line counts the steps taken.
         #expect(steps == lastStep, "end line steps \(steps), last record step \(lastStep)")
         #expect(steps > 0 && steps < 36_000 * 120)
-        #expect(JSONLines.number(end["simTime"]) == steps * (1.0 / 120), "simTime \(end["simTime"] ?? "nil") for \(steps) steps")
+        #expect(
+            JSONLines.number(end["simTime"]) == steps * (1.0 / 120),
+            "simTime \(end["simTime"] ?? "nil") for \(steps) steps")
         #expect(objects.count == Int(steps) + 3, "records at steps 0...\(Int(steps)) plus header and end line")
         #expect((end["digest"] as? String)?.hasPrefix("fnv1a64:") == true)
         let summary = try JSONLines.text(file: out.path)

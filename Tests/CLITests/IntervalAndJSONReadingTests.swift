@@ -33,8 +33,10 @@ import Testing
     @Test func renderIntervalDrawsTheSamePanelsAsTheOldEvery() throws {
         let directory = try TemporaryDirectory()
         let trace = try directory.write("t.jsonl", Self.trace)
-        let interval = try TiltboxBinary.run(["render", trace, "--svg", directory.path("a.svg"), "--interval", "0.5"], in: directory)
-        let every = try TiltboxBinary.run(["render", trace, "--svg", directory.path("b.svg"), "--every", "0.5"], in: directory)
+        let interval = try TiltboxBinary.run(
+            ["render", trace, "--svg", directory.path("a.svg"), "--interval", "0.5"], in: directory)
+        let every = try TiltboxBinary.run(
+            ["render", trace, "--svg", directory.path("b.svg"), "--every", "0.5"], in: directory)
         #expect(interval.status == 0 && every.status == 0, "\(interval.stderr) \(every.stderr)")
         #expect(interval.stdout.contains("4 panels at t = 0, 0.5, 1, 1.5 s"), "\(interval.stdout)")
         let a = try Data(contentsOf: URL(fileURLWithPath: directory.path("a.svg")))
@@ -49,7 +51,8 @@ import Testing
         let result = try TiltboxBinary.run(["tilt", "t.csv", "--interval", "1", "--every", "1"], in: directory)
         #expect(result.status == 2)
         #expect(result.stderr.contains("give only --interval"), "\(result.stderr)")
-        let negative = try TiltboxBinary.run(["render", "t.jsonl", "--svg", "o.svg", "--interval", "-1"], in: directory)
+        let negative = try TiltboxBinary.run(
+            ["render", "t.jsonl", "--svg", "o.svg", "--interval", "-1"], in: directory)
         #expect(negative.status == 2)
         #expect(negative.stderr.contains("--interval must be a number of seconds > 0"), "\(negative.stderr)")
     }
@@ -57,7 +60,8 @@ import Testing
     @Test func runEveryStillCountsSteps() throws {
         let directory = try TemporaryDirectory()
         let trace = directory.path("r.jsonl")
-        let result = try TiltboxBinary.run(["run", "--duration", "1", "--every", "30", "--trace", trace, "--quiet"], in: directory)
+        let result = try TiltboxBinary.run(
+            ["run", "--duration", "1", "--every", "30", "--trace", trace, "--quiet"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stderr.contains("deprecated"))
         let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
@@ -67,13 +71,17 @@ import Testing
     @Test func aMisspeltKeyframeKeyGetsDidYouMeanWithLineAndColumn() throws {
         let directory = try TemporaryDirectory()
         let third = #"              {"t": 1, "gravty": [1, 0]}]}"#
-        let file = try directory.write("wave.json", #"{"format": "tiltbox-tilt/1","# + "\n"
-            + #" "keyframes": [{"t": 0, "gravity": [0, -1]},"# + "\n" + third + "\n")
+        let file = try directory.write(
+            "wave.json",
+            #"{"format": "tiltbox-tilt/1","# + "\n"
+                + #" "keyframes": [{"t": 0, "gravity": [0, -1]},"# + "\n" + third + "\n")
         let column = try #require(third.range(of: #""gravty""#)).lowerBound.utf16Offset(in: third) + 1
         let result = try TiltboxBinary.run(["tilt", file], in: directory)
         #expect(result.status == 2)
-        #expect(result.stderrLines.first == "\(file):3:\(column): keyframes[1].gravty: unknown key \"gravty\" (did you mean \"gravity\"?)",
-                "\(result.stderr)")
+        #expect(
+            result.stderrLines.first
+                == "\(file):3:\(column): keyframes[1].gravty: unknown key \"gravty\" (did you mean \"gravity\"?)",
+            "\(result.stderr)")
     }
 
     @Test func aMisspeltTraceHeaderKeyGetsDidYouMeanWithLineAndColumn() throws {
@@ -83,19 +91,22 @@ import Testing
         let column = try #require(text.range(of: #""sizse""#)).lowerBound.utf16Offset(in: text) + 1
         let result = try TiltboxBinary.run(["render", trace, "--svg", directory.path("o.svg")], in: directory)
         #expect(result.status == 2)
-        #expect(result.stderrLines.first == "\(trace):1:\(column): sizse: unknown key \"sizse\" (did you mean \"sizes\"?)",
-                "\(result.stderr)")
+        #expect(
+            result.stderrLines.first == "\(trace):1:\(column): sizse: unknown key \"sizse\" (did you mean \"sizes\"?)",
+            "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory.path("o.svg")))
     }
 
     @Test func aTraceHeaderFieldOfTheWrongTypeNamesItsPathLineAndColumn() throws {
         let directory = try TemporaryDirectory()
-        let text = Self.trace.replacingOccurrences(of: #""sizes":"#, with: #""source":{"scenario":"s.json","g":"heavy"},"sizes":"#)
+        let text = Self.trace.replacingOccurrences(
+            of: #""sizes":"#, with: #""source":{"scenario":"s.json","g":"heavy"},"sizes":"#)
         let trace = try directory.write("t.jsonl", text)
         let column = try #require(text.range(of: #""heavy""#)).lowerBound.utf16Offset(in: text) + 1
         let result = try TiltboxBinary.run(["diff", trace, trace], in: directory)
         #expect(result.status == 2)
-        #expect(result.stderrLines.first == "\(trace):1:\(column): source.g: expected a positive number, got a string",
-                "\(result.stderr)")
+        #expect(
+            result.stderrLines.first == "\(trace):1:\(column): source.g: expected a positive number, got a string",
+            "\(result.stderr)")
     }
 }

@@ -33,10 +33,14 @@ import Testing
         var outcomes: [String: Int] = [:]
         for (i, delay) in Self.killDelays(count: 20, seed: 20_261_123, upTo: 1.2).enumerated() {
             let before = try Data(contentsOf: URL(fileURLWithPath: trace))
-            let out = directory.url.appendingPathComponent("kill\(i).out"), err = directory.url.appendingPathComponent("kill\(i).err")
+            let out = directory.url.appendingPathComponent("kill\(i).out"),
+                err = directory.url.appendingPathComponent("kill\(i).err")
             // A run that cannot finish before the kill, however fast the machine.
-            let process = try TiltboxBinary.start(["run", scenario, "--trace", trace, "--duration", Patience.unfinishableDuration,
-                                                   "--every", "4"], stdout: out, stderr: err)
+            let process = try TiltboxBinary.start(
+                [
+                    "run", scenario, "--trace", trace, "--duration", Patience.unfinishableDuration,
+                    "--every", "4",
+                ], stdout: out, stderr: err)
             // Half the kills count their delay from the moment the run has installed its
             // handler and opened its temporary trace (so they land mid-run however loaded
             // the machine is); the other half from the start, which may come before that.
@@ -47,7 +51,7 @@ import Testing
                 }
                 #expect(writing && process.isRunning, "kill \(i): the run never started writing its trace")
             }
-            Thread.sleep(forTimeInterval: delay)  // where the kill lands: the spread this test is about
+            Thread.sleep(forTimeInterval: delay) // where the kill lands: the spread this test is about
             if i % 2 == 0 { process.interrupt() } else { process.terminate() }
             process.waitForExit("after kill \(i)")
             let after = try Data(contentsOf: URL(fileURLWithPath: trace))
@@ -61,13 +65,17 @@ import Testing
                 #expect(after == before, "kill \(i) at \(delay) s: the previous trace changed")
                 outcomes["before the run", default: 0] += 1
             default:
-                Issue.record("kill \(i) at \(delay) s: unexpected exit \(process.terminationReason) \(process.terminationStatus): \(String(decoding: (try? Data(contentsOf: err)) ?? Data(), as: UTF8.self))")
+                Issue.record(
+                    "kill \(i) at \(delay) s: unexpected exit \(process.terminationReason) \(process.terminationStatus): \(String(decoding: (try? Data(contentsOf: err)) ?? Data(), as: UTF8.self))"
+                )
             }
         }
         // Every kill timed from the run's start of writing lands mid-run (the run cannot end
         // before the latest kill), so at least those ten end "interrupted".
         #expect(outcomes["interrupted", default: 0] >= 10, "\(outcomes)")
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.contains(".tiltbox-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter {
+            $0.contains(".tiltbox-")
+        }
         #expect(leftovers.isEmpty, "temporary files left behind: \(leftovers)")
     }
 
@@ -79,13 +87,15 @@ import Testing
         try #require(first.status == 0, "\(first.stderr)")
         let before = try Data(contentsOf: URL(fileURLWithPath: trace))
         let out = directory.url.appendingPathComponent("k.out"), err = directory.url.appendingPathComponent("k.err")
-        let process = try TiltboxBinary.start(["run", scenario, "--trace", trace, "--duration", Patience.unfinishableDuration],
-                                              stdout: out, stderr: err)
+        let process = try TiltboxBinary.start(
+            ["run", scenario, "--trace", trace, "--duration", Patience.unfinishableDuration],
+            stdout: out, stderr: err)
         // Wait until the new run has written well past its 64 KiB buffer, then SIGKILL it.
         var temporary: String?
         Patience.wait(interval: 0.02) {
             temporary = Patience.names(in: directory, startingWith: ".pile.jsonl.tiltbox-").first { name in
-                ((try? FileManager.default.attributesOfItem(atPath: directory.path(name)))?[.size] as? Int ?? 0) > 200_000
+                ((try? FileManager.default.attributesOfItem(atPath: directory.path(name)))?[.size] as? Int ?? 0)
+                    > 200_000
             }
             return temporary != nil || !process.isRunning
         }

@@ -16,7 +16,8 @@ import Testing
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("tiltbox-layers-\(UUID().uuidString)")
         for (path, text) in files {
             let url = root.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url)
         }
         return root
@@ -35,7 +36,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         let result = try Self.check(root.path)
         #expect(result.status == 1)
-        #expect(result.stdout.contains("Engine/World.swift: Engine/ uses RunPlan, declared in Run/ above it"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains("Engine/World.swift: Engine/ uses RunPlan, declared in Run/ above it"),
+            "\(result.stdout)")
         #expect(!result.stdout.contains("Run/RunPlan.swift"), "a use of a lower folder is allowed: \(result.stdout)")
     }
 

@@ -29,7 +29,12 @@ import Testing
         for key in keys {
             try session.send(key)
             let before = shown
-            if try session.wait(seconds: 30, until: { shown = hudGravity(try hud(session)); return shown != before && !shown.isEmpty }) {
+            if try session.wait(
+                seconds: 30,
+                until: {
+                    shown = hudGravity(try hud(session)); return shown != before && !shown.isEmpty
+                })
+            {
                 turned += 1
             }
         }
@@ -39,7 +44,8 @@ import Testing
     @Test func pileShowsBrailleCratesAndTheHUDThenQuitsCleanlyOnQ() throws {
         try #require(TmuxSession.isAvailable, "tmux is needed (make test installs it)")
         let directory = try TemporaryDirectory()
-        let session = try TmuxSession(command: "\(Self.binary) run \(PackageFiles.scenario("pile-100.json"))", directory: directory)
+        let session = try TmuxSession(
+            command: "\(Self.binary) run \(PackageFiles.scenario("pile-100.json"))", directory: directory)
         // The simulation advances: wait for the HUD's simulated time to pass 0.5 s.
         let shown = try session.wait(seconds: Patience.generous) { Self.hudTime(try Self.hud(session)) > 0.5 }
         #expect(shown, "the HUD never showed simulated time past 0.5 s: \((try? session.capture()) ?? "")")
@@ -68,7 +74,8 @@ import Testing
     @Test func ctrlCRestoresTheTerminalAndExits130() throws {
         try #require(TmuxSession.isAvailable, "tmux is needed (make test installs it)")
         let directory = try TemporaryDirectory()
-        let session = try TmuxSession(command: "\(Self.binary) run \(PackageFiles.scenario("bounce.json"))", directory: directory)
+        let session = try TmuxSession(
+            command: "\(Self.binary) run \(PackageFiles.scenario("bounce.json"))", directory: directory)
         #expect(try session.wait(seconds: Patience.generous) { try session.capture().containsBraille })
         try session.send("C-c")
         #expect(session.exitStatus(within: Patience.generous) == 130)
@@ -81,8 +88,9 @@ import Testing
         try #require(TmuxSession.isAvailable, "tmux is needed (make test installs it)")
         let directory = try TemporaryDirectory()
         // A run whose clock never reaches its end during the test, so "moves again" can be seen.
-        let session = try TmuxSession(command: "\(Self.binary) run \(PackageFiles.scenario("pile-100.json")) --duration 600",
-                                      directory: directory)
+        let session = try TmuxSession(
+            command: "\(Self.binary) run \(PackageFiles.scenario("pile-100.json")) --duration 600",
+            directory: directory)
         #expect(try session.wait(seconds: Patience.generous) { try session.capture().contains("fps") })
         try session.send("Space")
         #expect(try session.wait(seconds: Patience.generous) { try session.capture().contains("PAUSED") })
@@ -94,8 +102,9 @@ import Testing
         #expect(Self.hudTime(first) == Self.hudTime(second), "simulated time moved while paused: \(first) → \(second)")
         try session.send("Space")
         #expect(try session.wait(seconds: Patience.generous) { !(try session.capture().contains("PAUSED")) })
-        #expect(try session.wait(seconds: Patience.generous) { Self.hudTime(try Self.hud(session)) > Self.hudTime(second) },
-                "the clock moves again after space")
+        #expect(
+            try session.wait(seconds: Patience.generous) { Self.hudTime(try Self.hud(session)) > Self.hudTime(second) },
+            "the clock moves again after space")
         try session.send("q")
         #expect(session.exitStatus(within: Patience.generous) == 0)
     }
@@ -104,7 +113,8 @@ import Testing
         try #require(TmuxSession.isAvailable, "tmux is needed (make test installs it)")
         let directory = try TemporaryDirectory()
         let scenario = PackageFiles.scenario("pile-100.json")
-        let csv = directory.path("tilt.csv"), live = directory.path("live.jsonl"), replay = directory.path("replay.jsonl")
+        let csv = directory.path("tilt.csv"), live = directory.path("live.jsonl"),
+            replay = directory.path("replay.jsonl")
         // Eight seconds leave room for every key to land and show, each waited for, on a
         // loaded machine (it takes well under one on an idle one).
         let session = try TmuxSession(
@@ -112,13 +122,16 @@ import Testing
             columns: 140, directory: directory)
         #expect(try session.wait(seconds: Patience.generous) { try session.capture().contains("←→ tilt") })
         let keys = ["Right", "Right", "Right", "Left", "Right", "Right", "Left", "Left", "Left", "Left", "Left"]
-        #expect(try Self.tilt(session, keys: keys) == keys.count, "every key turned gravity on the HUD before the run ended")
+        #expect(
+            try Self.tilt(session, keys: keys) == keys.count, "every key turned gravity on the HUD before the run ended"
+        )
         #expect(session.exitStatus(within: Patience.generous) == 0)
         let recorded = try String(contentsOfFile: csv, encoding: .utf8)
         let samples = recorded.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.hasPrefix("t,") }
         #expect(samples.count >= 4, "the arrow keys changed gravity: \(recorded)")
 
-        let run = try TiltboxBinary.run(["run", scenario, "--tilt", csv, "--trace", replay, "--duration", "8"], in: directory)
+        let run = try TiltboxBinary.run(
+            ["run", scenario, "--tilt", csv, "--trace", replay, "--duration", "8"], in: directory)
         #expect(run.status == 0, "replay: \(run.stderr)")
         let diff = try TiltboxBinary.run(["diff", live, replay], in: directory)
         #expect(diff.status == 0, "diff: \(diff.stdout) \(diff.stderr)")
@@ -130,8 +143,10 @@ import Testing
         let directory = try TemporaryDirectory()
         let scenario = PackageFiles.scenario("pile-100.json")
         let csv = directory.path("tilt.csv"), live = directory.path("live.jsonl")
-        let session = try TmuxSession(command: "cd \(directory.url.path) && \(Self.binary) record \(scenario) --out tilt.csv --trace live.jsonl --every 7",
-                                      columns: 140, directory: directory)
+        let session = try TmuxSession(
+            command:
+                "cd \(directory.url.path) && \(Self.binary) record \(scenario) --out tilt.csv --trace live.jsonl --every 7",
+            columns: 140, directory: directory)
         #expect(try session.wait(seconds: Patience.generous) { try session.capture().contains("←→ tilt") })
         let keys = ["Right", "Right", "Left", "Right", "Right", "Right"]
         #expect(try Self.tilt(session, keys: keys) == keys.count, "every key turned gravity on the HUD")
@@ -148,10 +163,13 @@ import Testing
         let lastRecord = JSONLines.objects(liveLines[liveLines.count - 2], source: live).first ?? [:]
         #expect(JSONLines.number(lastRecord["step"]).map { Int($0) } == steps, "the last step taken is recorded")
 
-        let firstLine = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n").first.map(String.init) ?? ""
+        let firstLine =
+            try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n").first.map(String.init) ?? ""
         #expect(firstLine.hasPrefix("# replay: tiltbox run "), "\(firstLine)")
         let command = String(firstLine.dropFirst("# replay: tiltbox".count))
-        #expect(command.contains("--duration ") && command.contains("--every 7") && command.contains("--trace live-replay.jsonl"), "\(command)")
+        #expect(
+            command.contains("--duration ") && command.contains("--every 7")
+                && command.contains("--trace live-replay.jsonl"), "\(command)")
         let shell = Process()
         shell.executableURL = URL(fileURLWithPath: "/bin/sh")
         shell.arguments = ["-c", "\(Self.binary)\(command)"]
@@ -169,15 +187,17 @@ import Testing
     @Test func hudShowsPhysicsAndDrawingCostPerFrameWithTheirSharesOfTheFrame() throws {
         try #require(TmuxSession.isAvailable, "tmux is needed (make test installs it)")
         let directory = try TemporaryDirectory()
-        let session = try TmuxSession(command: "\(Self.binary) run \(PackageFiles.scenario("pile-100.json")) --fps 50",
-                                      columns: 160, directory: directory)
+        let session = try TmuxSession(
+            command: "\(Self.binary) run \(PackageFiles.scenario("pile-100.json")) --fps 50",
+            columns: 160, directory: directory)
         let costs = /phys (\d+\.\d\d)ms (\d+)% │ draw (\d+\.\d\d)ms (\d+)% │/
         var figures: (physics: Double, physicsShare: Double, draw: Double, drawShare: Double)?
         // Wait until both running averages have figures (the drawer's first frame has none yet).
         _ = try session.wait(seconds: Patience.generous) {
             let hud = try session.capture().split(separator: "\n").last { $0.contains("fps") } ?? ""
             guard let match = hud.firstMatch(of: costs),
-                  let p = Double(match.1), let ps = Double(match.2), let d = Double(match.3), let ds = Double(match.4) else { return false }
+                let p = Double(match.1), let ps = Double(match.2), let d = Double(match.3), let ds = Double(match.4)
+            else { return false }
             figures = (p, ps, d, ds)
             return p > 0 && d > 0
         }
@@ -198,11 +218,13 @@ import Testing
         // A scripted session: the scenario's own gravity, a record every 7 steps (the view's
         // buffer still gets every step), closed by itself at the end.
         let session = try TmuxSession(
-            command: "\(Self.binary) run \(scenario) --view terminal --trace \(live) --duration 1.5 --every 7 --exit-at-end",
+            command:
+                "\(Self.binary) run \(scenario) --view terminal --trace \(live) --duration 1.5 --every 7 --exit-at-end",
             directory: directory)
         #expect(session.exitStatus(within: Patience.generous) == 0)
-        let run = try TiltboxBinary.run(["run", scenario, "--view", "none", "--trace", headless, "--duration", "1.5", "--every", "7"],
-                                        in: directory)
+        let run = try TiltboxBinary.run(
+            ["run", scenario, "--view", "none", "--trace", headless, "--duration", "1.5", "--every", "7"],
+            in: directory)
         #expect(run.status == 0, "headless: \(run.stderr)")
         let diff = try TiltboxBinary.run(["diff", live, headless], in: directory)
         #expect(diff.status == 0, "diff: \(diff.stdout) \(diff.stderr)")
@@ -212,7 +234,8 @@ import Testing
 
     @Test func terminalViewIsRefusedWhenStandardOutputIsNotATerminal() throws {
         let directory = try TemporaryDirectory()
-        let run = try TiltboxBinary.run(["run", PackageFiles.scenario("bounce.json"), "--view", "terminal"], in: directory)
+        let run = try TiltboxBinary.run(
+            ["run", PackageFiles.scenario("bounce.json"), "--view", "terminal"], in: directory)
         #expect(run.status == 2)
         #expect(run.stderr.contains("terminal"), "\(run.stderr)")
         #expect(run.stdout.isEmpty)

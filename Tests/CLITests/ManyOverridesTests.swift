@@ -11,14 +11,17 @@ import Testing
         let crates = (0..<count).map { i in
             #"{"id": "c\#(i)", "position": [\#(100 + 40 * (i % 128)), \#(100 + 40 * (i / 128))], "size": [10, 10]}"#
         }
-        let scenario = try directory.write("many.json", """
+        let scenario = try directory.write(
+            "many.json",
+            """
             {"format": "tiltbox-scenario/1", "world": {"size": [6000, 6000], "gravity": [0, 0]}, "duration": 1,
              "crates": [\(crates.joined(separator: ",\n"))]}
             """)
         // Crate i gets vx = i + 1: every override lands on its own crate.
         let sets = (0..<count).flatMap { ["--set", "crates[\($0)].velocity=[\($0 + 1),0]"] }
         let trace = directory.path("many.jsonl")
-        let run = try TiltboxBinary.run(["run", scenario, "--duration", "0.008", "--trace", trace, "--quiet"] + sets, in: directory)
+        let run = try TiltboxBinary.run(
+            ["run", scenario, "--duration", "0.008", "--trace", trace, "--quiet"] + sets, in: directory)
         try #require(run.status == 0, "exit \(run.status): \(run.stderr)")
 
         let objects = try JSONLines.objects(file: trace)

@@ -80,16 +80,16 @@ struct MeasuredRun {
         let data = report.fileHandleForReading.readDataToEndOfFile()
         python.waitUntilExit()
         guard python.terminationStatus == 0,
-              let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let code = (object["status"] as? NSNumber)?.int32Value,
-              let seconds = (object["seconds"] as? NSNumber)?.doubleValue,
-              let kib = (object["maxrssKiB"] as? NSNumber)?.intValue
+            let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let code = (object["status"] as? NSNumber)?.int32Value,
+            let seconds = (object["seconds"] as? NSNumber)?.doubleValue,
+            let kib = (object["maxrssKiB"] as? NSNumber)?.intValue
         else { throw HelperFailed(output: String(decoding: data, as: UTF8.self)) }
         let result = MeasuredRun(
             status: code >= 0 ? code : 128 - code,
             signal: code < 0 ? -code : nil,
             seconds: seconds,
-            peakBytes: kib * 1024,   // Linux reports kilobytes
+            peakBytes: kib * 1024, // Linux reports kilobytes
             stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
             stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
         try? FileManager.default.removeItem(atPath: out)

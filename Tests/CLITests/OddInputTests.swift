@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Odd files and signals: a FIFO tilt input is refused at once (never waited on), a zip
@@ -13,8 +13,10 @@ import Darwin
 @Suite struct OddInputTests {
     /// Runs `arguments` and waits at most `seconds`; a run still going then is killed and
     /// recorded as a failure (the thing under test would have blocked forever).
-    static func runWithin(_ seconds: Double, _ arguments: [String], in directory: TemporaryDirectory,
-                          sourceLocation: SourceLocation = #_sourceLocation) throws -> TiltboxBinary.Result? {
+    static func runWithin(
+        _ seconds: Double, _ arguments: [String], in directory: TemporaryDirectory,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> TiltboxBinary.Result? {
         let out = directory.url.appendingPathComponent("\(UUID().uuidString).stdout")
         let err = directory.url.appendingPathComponent("\(UUID().uuidString).stderr")
         let process = try TiltboxBinary.start(arguments, stdout: out, stderr: err)
@@ -22,12 +24,15 @@ import Darwin
         guard !process.isRunning else {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            Issue.record("tiltbox \(arguments.joined(separator: " ")) was still running after \(seconds) s", sourceLocation: sourceLocation)
+            Issue.record(
+                "tiltbox \(arguments.joined(separator: " ")) was still running after \(seconds) s",
+                sourceLocation: sourceLocation)
             return nil
         }
         process.waitUntilExit()
-        return TiltboxBinary.Result(status: process.terminationStatus, stdoutData: try Data(contentsOf: out),
-                                    stderrData: try Data(contentsOf: err))
+        return TiltboxBinary.Result(
+            status: process.terminationStatus, stdoutData: try Data(contentsOf: out),
+            stderrData: try Data(contentsOf: err))
     }
 
     // MARK: - FIFOs
@@ -36,8 +41,10 @@ import Darwin
         let directory = try TemporaryDirectory()
         let fifo = directory.path("tilt.csv")
         try #require(mkfifo(fifo, 0o600) == 0)
-        for arguments in [["validate", fifo], ["tilt", fifo],
-                          ["run", PackageFiles.scenario("crate-stack.json"), "--tilt", fifo, "--view", "none"]] {
+        for arguments in [
+            ["validate", fifo], ["tilt", fifo],
+            ["run", PackageFiles.scenario("crate-stack.json"), "--tilt", fifo, "--view", "none"],
+        ] {
             let run = try #require(try Self.runWithin(Patience.generous, arguments, in: directory))
             #expect(run.status == 2, "\(arguments): status \(run.status)")
             #expect(run.stderrLines == ["\(fifo): is not a regular file (a FIFO)"], "\(run.stderr)")
@@ -50,7 +57,8 @@ import Darwin
         try FileManager.default.createDirectory(at: export, withIntermediateDirectories: true)
         let fifo = export.appendingPathComponent("Gravity.csv").path
         try #require(mkfifo(fifo, 0o600) == 0)
-        let run = try #require(try Self.runWithin(Patience.generous, ["tilt", export.path, "--convention", "ios"], in: directory))
+        let run = try #require(
+            try Self.runWithin(Patience.generous, ["tilt", export.path, "--convention", "ios"], in: directory))
         #expect(run.status == 2, "status \(run.status)")
         #expect(run.stderr.contains("Gravity.csv: is not a regular file (a FIFO)"), "\(run.stderr)")
     }
@@ -59,8 +67,13 @@ import Darwin
         let directory = try TemporaryDirectory()
         let fifo = directory.path("frames.txt")
         try #require(mkfifo(fifo, 0o600) == 0)
-        let run = try #require(try Self.runWithin(Patience.generous, ["run", PackageFiles.scenario("crate-stack.json"), "--frames", "file:\(fifo)",
-                                                       "--view", "none"], in: directory))
+        let run = try #require(
+            try Self.runWithin(
+                Patience.generous,
+                [
+                    "run", PackageFiles.scenario("crate-stack.json"), "--frames", "file:\(fifo)",
+                    "--view", "none",
+                ], in: directory))
         #expect(run.status == 2, "status \(run.status)")
         #expect(run.stderr.contains("is not a regular file (a FIFO)"), "\(run.stderr)")
     }
@@ -80,8 +93,8 @@ import Darwin
         let central = try #require(firstOffset(of: [0x50, 0x4B, 0x01, 0x02]))
         let name = Array("Raw Data.csv".utf8)
         try #require(Array(bytes[(local + 30)..<(local + 30 + name.count)]) == name, "the first entry is Raw Data.csv")
-        bytes[local + 14] ^= 1  // local file header: crc-32 at offset 14
-        bytes[central + 16] ^= 1  // central directory header: crc-32 at offset 16
+        bytes[local + 14] ^= 1 // local file header: crc-32 at offset 14
+        bytes[central + 16] ^= 1 // central directory header: crc-32 at offset 16
         return Data(bytes)
     }
 
@@ -93,11 +106,14 @@ import Darwin
 
         let corrupt = directory.path("corrupt.zip")
         try Self.zipWithWrongChecksum().write(to: URL(fileURLWithPath: corrupt))
-        for arguments in [["validate", corrupt], ["tilt", corrupt],
-                          ["run", PackageFiles.scenario("crate-stack.json"), "--tilt", corrupt, "--view", "none"]] {
+        for arguments in [
+            ["validate", corrupt], ["tilt", corrupt],
+            ["run", PackageFiles.scenario("crate-stack.json"), "--tilt", corrupt, "--view", "none"],
+        ] {
             let run = try TiltboxBinary.run(arguments, in: directory)
             #expect(run.status == 2, "\(arguments): status \(run.status)")
-            #expect(run.stderrLines.count == 1 && run.stderr.hasPrefix("\(corrupt)(Raw Data.csv): ")
+            #expect(
+                run.stderrLines.count == 1 && run.stderr.hasPrefix("\(corrupt)(Raw Data.csv): ")
                     && run.stderr.contains("CRC-32"), "\(run.stderr)")
         }
     }
@@ -107,13 +123,16 @@ import Darwin
     @Test func controlCharactersFromAFileAreEscapedInMessages() throws {
         let directory = try TemporaryDirectory()
         // A key with a newline and an escape sequence (JSON \n and \u001b escapes).
-        let scenario = try directory.write("keys.json", #"""
+        let scenario = try directory.write(
+            "keys.json",
+            #"""
             {"format": "tiltbox-scenario/1", "world": {"size": [100, 100]},
              "crates": [{"id": "a", "position": [50, 50], "size": [10, 10], "colour\n\u001b[2J": 1}]}
             """#)
         // A CSV cell that would clear the screen, and a format value with a newline.
         let csv = try directory.write("cells.csv", "t,x,y\n0,\u{1B}[2J\u{1B}[31mred,-1\n")
-        let format = try directory.write("format.json", #"{"format": "tiltbox-scenario/1\nbogus", "world": {"size": [100, 100]}}"#)
+        let format = try directory.write(
+            "format.json", #"{"format": "tiltbox-scenario/1\nbogus", "world": {"size": [100, 100]}}"#)
         for (file, visible) in [(scenario, #"colour\n\e[2J"#), (csv, #"\e[2J\e[31mred"#), (format, "unknown format")] {
             let run = try TiltboxBinary.run(["validate", file], in: directory)
             #expect(run.status == 2)
@@ -135,7 +154,9 @@ import Darwin
 
     @Test func aTiltFileTooLongForTheRowLimitIsALocatedInputError() throws {
         let directory = try TemporaryDirectory()
-        let keyframes = try directory.write("long.json", #"""
+        let keyframes = try directory.write(
+            "long.json",
+            #"""
             {"format": "tiltbox-tilt/1", "units": "g",
              "keyframes": [{"t": 0, "gravity": [0, -1]}, {"t": 1000000, "gravity": [1, 0]}]}
             """#)
@@ -143,7 +164,8 @@ import Darwin
         #expect(run.status == 2)
         #expect(run.stderrLines.count == 1 && run.stderr.hasPrefix("\(keyframes): "), "names the file: \(run.stderr)")
         #expect(run.stderr.contains("20000001 rows") && run.stderr.contains("10000000"), "\(run.stderr)")
-        #expect(!run.stderr.contains("Usage") && !run.stderr.contains("tiltbox help"), "not a usage error: \(run.stderr)")
+        #expect(
+            !run.stderr.contains("Usage") && !run.stderr.contains("tiltbox help"), "not a usage error: \(run.stderr)")
         #expect(run.stdout.isEmpty)
     }
 
@@ -161,14 +183,19 @@ import Darwin
         // The window the signal must land in scales with the machine's speed, and stays a
         // thousand times the 5 ms poll below however fast the machine is.
         let process = try TiltboxBinary.start(
-            ["run", PackageFiles.scenario("pile-100.json"), "--duration", "60", "--view", "none", "--trace", trace, "--html", page],
+            [
+                "run", PackageFiles.scenario("pile-100.json"), "--duration", "60", "--view", "none", "--trace", trace,
+                "--html", page,
+            ],
             stdout: out, stderr: err)
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         // The summary's last line is printed when the run is over and the page phase begins.
         Patience.wait(interval: 0.005) {
             !process.isRunning || ((try? JSONLines.text(file: out.path)) ?? "").contains("digest:")
         }
-        try #require(process.isRunning, "tiltbox finished before the signal could be sent: \((try? JSONLines.text(file: err.path)) ?? "")")
+        try #require(
+            process.isRunning,
+            "tiltbox finished before the signal could be sent: \((try? JSONLines.text(file: err.path)) ?? "")")
         kill(process.processIdentifier, signal)
         try #require(process.waitForExit("after \(name)"), "tiltbox did not stop after \(name)")
         #expect(process.terminationReason == .exit, "exited, not killed by the signal")

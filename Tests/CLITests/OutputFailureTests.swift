@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Output that cannot be written never traps: a closed pipe ends every printing command
@@ -21,21 +21,39 @@ import Darwin
     /// A small trace in `directory`, for the commands that read one.
     static func trace(_ directory: TemporaryDirectory) throws -> String {
         let path = directory.path("small.jsonl")
-        let run = try TiltboxBinary.run(["run", PackageFiles.scenario("crate-stack.json"), "--duration", "0.5",
-                                         "--trace", path, "--view", "none"], in: directory)
+        let run = try TiltboxBinary.run(
+            [
+                "run", PackageFiles.scenario("crate-stack.json"), "--duration", "0.5",
+                "--trace", path, "--view", "none",
+            ], in: directory)
         try #require(run.status == 0, "making the trace: \(run.stderr)")
         return path
     }
 
     static let printingCommands: [PrintingCommand] = [
         PrintingCommand(name: "tilt") { _ in ["tilt", PackageFiles.scenario("tilt/book-landscape.csv")] },
-        PrintingCommand(name: "run (summary)") { _ in ["run", PackageFiles.scenario("crate-stack.json"), "--duration", "0.5", "--view", "none"] },
-        PrintingCommand(name: "run --trace -") { _ in ["run", PackageFiles.scenario("crate-stack.json"), "--duration", "0.5", "--trace", "-"] },
-        PrintingCommand(name: "run --html") { d in ["run", PackageFiles.scenario("crate-stack.json"), "--duration", "0.5", "--view", "none", "--html", d.path("page.html")] },
+        PrintingCommand(name: "run (summary)") { _ in
+            ["run", PackageFiles.scenario("crate-stack.json"), "--duration", "0.5", "--view", "none"]
+        },
+        PrintingCommand(name: "run --trace -") { _ in
+            ["run", PackageFiles.scenario("crate-stack.json"), "--duration", "0.5", "--trace", "-"]
+        },
+        PrintingCommand(name: "run --html") { d in
+            [
+                "run", PackageFiles.scenario("crate-stack.json"), "--duration", "0.5", "--view", "none", "--html",
+                d.path("page.html"),
+            ]
+        },
         PrintingCommand(name: "tiltbox (built-in default)") { _ in [] },
-        PrintingCommand(name: "validate") { _ in ["validate", PackageFiles.scenario("crate-stack.json"), PackageFiles.scenario("tilt/rock.json")] },
-        PrintingCommand(name: "diff") { d in let t = try trace(d); return ["diff", t, t] },
-        PrintingCommand(name: "verify") { d in ["verify", PackageFiles.scenario("crate-stack.json"), "--against", try trace(d)] },
+        PrintingCommand(name: "validate") { _ in
+            ["validate", PackageFiles.scenario("crate-stack.json"), PackageFiles.scenario("tilt/rock.json")]
+        },
+        PrintingCommand(name: "diff") { d in
+            let t = try trace(d); return ["diff", t, t]
+        },
+        PrintingCommand(name: "verify") { d in
+            ["verify", PackageFiles.scenario("crate-stack.json"), "--against", try trace(d)]
+        },
         PrintingCommand(name: "render --svg") { d in ["render", try trace(d), "--svg", d.path("strip.svg")] },
         PrintingCommand(name: "render --html") { d in ["render", try trace(d), "--html", d.path("page.html")] },
         PrintingCommand(name: "help") { _ in ["help"] },
@@ -49,7 +67,9 @@ import Darwin
         let directory = try TemporaryDirectory()
         let arguments = try command.arguments(directory)
         let run = try TiltboxBinary.run(arguments, in: directory, stdoutTo: .closedPipe)
-        #expect(run.status == 141, "tiltbox \(arguments.joined(separator: " ")): status \(run.status), stderr: \(run.stderr)")
+        #expect(
+            run.status == 141,
+            "tiltbox \(arguments.joined(separator: " ")): status \(run.status), stderr: \(run.stderr)")
         #expect(run.stderr.isEmpty, "nothing on standard error: \(run.stderr)")
     }
 
@@ -58,9 +78,11 @@ import Darwin
         let directory = try TemporaryDirectory()
         let arguments = try command.arguments(directory)
         let run = try TiltboxBinary.run(arguments, in: directory, stdoutTo: .full)
-        #expect(run.status == 1, "tiltbox \(arguments.joined(separator: " ")): status \(run.status), stderr: \(run.stderr)")
-        #expect(run.stderrLines.count == 1 && run.stderr.contains("No space left on device"),
-                "one message naming the reason: \(run.stderr)")
+        #expect(
+            run.status == 1, "tiltbox \(arguments.joined(separator: " ")): status \(run.status), stderr: \(run.stderr)")
+        #expect(
+            run.stderrLines.count == 1 && run.stderr.contains("No space left on device"),
+            "one message naming the reason: \(run.stderr)")
         #expect(run.stderr.contains("standard output"), "names what could not be written: \(run.stderr)")
     }
 
@@ -72,8 +94,9 @@ import Darwin
         #expect(validate.status == 1, "status \(validate.status)")
 
         // --trace - puts the summary on standard error; the trace on standard output is whole.
-        let run = try TiltboxBinary.run(["run", PackageFiles.scenario("crate-stack.json"), "--duration", "0.5", "--trace", "-"],
-                                        in: directory, stderrTo: .full)
+        let run = try TiltboxBinary.run(
+            ["run", PackageFiles.scenario("crate-stack.json"), "--duration", "0.5", "--trace", "-"],
+            in: directory, stderrTo: .full)
         #expect(run.status == 1, "status \(run.status)")
         let objects = JSONLines.objects(run.stdout, source: "stdout")
         #expect(objects.last?["end"] as? String == "complete", "the trace was written whole before the summary failed")
@@ -86,8 +109,9 @@ import Darwin
         #expect(validate.status == 141, "status \(validate.status)")
         #expect(validate.stdout.isEmpty)
         // record, away from a terminal, can only say so on standard error.
-        let record = try TiltboxBinary.run(["record", PackageFiles.scenario("crate-stack.json"), "--out", directory.path("r.csv")],
-                                           in: directory, stderrTo: .closedPipe)
+        let record = try TiltboxBinary.run(
+            ["record", PackageFiles.scenario("crate-stack.json"), "--out", directory.path("r.csv")],
+            in: directory, stderrTo: .closedPipe)
         #expect(record.status == 141, "status \(record.status)")
         #expect(!FileManager.default.fileExists(atPath: directory.path("r.csv")))
     }
@@ -95,8 +119,9 @@ import Darwin
     @Test func aTraceOnAClosedPipeMidRunEndsQuietlyWith141() throws {
         // Large enough that the writer meets the closed pipe mid-run, not only at its end.
         let directory = try TemporaryDirectory()
-        let run = try TiltboxBinary.run(["run", PackageFiles.scenario("pile-100.json"), "--duration", "2", "--trace", "-"],
-                                        in: directory, stdoutTo: .closedPipe)
+        let run = try TiltboxBinary.run(
+            ["run", PackageFiles.scenario("pile-100.json"), "--duration", "2", "--trace", "-"],
+            in: directory, stdoutTo: .closedPipe)
         #expect(run.status == 141, "status \(run.status), stderr: \(run.stderr)")
         #expect(run.stderr.isEmpty, "\(run.stderr)")
     }

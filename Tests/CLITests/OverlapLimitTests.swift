@@ -20,7 +20,9 @@ import Testing
         let path = try directory.write("edge.json", Self.scenario(extraPairs: 130))
         let validate = try TiltboxBinary.run(["validate", path], in: directory)
         #expect(validate.status == 0, "\(validate.stderr)")
-        #expect(validate.stderr.contains("warning") && validate.stderr.contains("10000 pairs of crates overlap"), "\(validate.stderr)")
+        #expect(
+            validate.stderr.contains("warning") && validate.stderr.contains("10000 pairs of crates overlap"),
+            "\(validate.stderr)")
         // At the limit the run goes ahead: time and memory of its six steps.
         let run = try MeasuredRun.run(["run", path, "--view", "none"], in: directory)
         #expect(run.status == 0, "\(run.summary)")
@@ -36,14 +38,17 @@ import Testing
             let result = try TiltboxBinary.run(command, in: directory)
             #expect(result.status == 2, "\(result.stderr)")
             #expect(result.stderrLines.count == 1, "\(result.stderr)")
-            #expect(result.stderr.hasPrefix(path + ":") && result.stderr.contains("grids: more than 10000 pairs"),
-                    "\(result.stderr)")
+            #expect(
+                result.stderr.hasPrefix(path + ":") && result.stderr.contains("grids: more than 10000 pairs"),
+                "\(result.stderr)")
         }
     }
 
     @Test func aThousandCratesAtOnePointAreRefusedFastInLittleMemory() throws {
         let directory = try TemporaryDirectory()
-        let path = try directory.write("pile.json", """
+        let path = try directory.write(
+            "pile.json",
+            """
             {"format":"tiltbox-scenario/1","world":{"size":[480,320]},
              "grids":[{"origin":[100,100],"columns":1000,"rows":1,"spacing":[0,0]}]}
             """)
@@ -57,7 +62,9 @@ import Testing
 
     @Test func tenThousandCratesAtOnePointAreRefusedFastInLittleMemory() throws {
         let directory = try TemporaryDirectory()
-        let path = try directory.write("pile.json", """
+        let path = try directory.write(
+            "pile.json",
+            """
             {"format":"tiltbox-scenario/1","world":{"size":[480,320]},
              "grids":[{"origin":[100,100],"columns":100,"rows":100,"spacing":[0,0]}]}
             """)
@@ -70,7 +77,9 @@ import Testing
     @Test func cratesTouchingEdgeToEdgeDoNotWarn() throws {
         let directory = try TemporaryDirectory()
         // A 10 × 10 grid of 32-unit crates 32 apart, resting on the floor wall's top (y = 1 + 16).
-        let path = try directory.write("stack.json", """
+        let path = try directory.write(
+            "stack.json",
+            """
             {"format":"tiltbox-scenario/1","world":{"size":[480,400]},
              "grids":[{"origin":[100,17],"columns":10,"rows":10,"spacing":[32,32]}]}
             """)
@@ -85,7 +94,9 @@ import Testing
 
     @Test func overlapsAndDegreeAnglesAreWarnedAboutButStillRun() throws {
         let directory = try TemporaryDirectory()
-        let path = try directory.write("odd.json", """
+        let path = try directory.write(
+            "odd.json",
+            """
             {"format":"tiltbox-scenario/1","world":{"size":[480,320]},"duration":0.1,
              "crates":[{"id":"a","position":[100,100],"angle":90},{"id":"b","position":[110,100]},
                        {"id":"c","position":[5,200]},{"id":"d","position":[300,100],"angle":-6.3}]}
@@ -97,7 +108,8 @@ import Testing
             #expect(warnings.count == 3, "\(result.stderr)")
             #expect(result.stderr.contains(#"1 pair of crates overlap at t = 0: "a" and "b""#), "\(result.stderr)")
             #expect(result.stderr.contains(#""c" and the left wall"#), "\(result.stderr)")
-            #expect(result.stderr.contains(#"crate "a" has angle 90"#) && result.stderr.contains("radians expected")
+            #expect(
+                result.stderr.contains(#"crate "a" has angle 90"#) && result.stderr.contains("radians expected")
                     && result.stderr.contains("and 1 more"), "\(result.stderr)")
         }
     }

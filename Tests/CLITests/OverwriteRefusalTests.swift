@@ -37,18 +37,25 @@ import Testing
 
     /// Runs `arguments` and checks the refusal: status 2, one line naming the output
     /// option, and `protected` byte for byte as before.
-    static func expectRefused(_ arguments: [String], option: String, protected: [String], in directory: TemporaryDirectory,
-                              sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectRefused(
+        _ arguments: [String], option: String, protected: [String], in directory: TemporaryDirectory,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let before = try protected.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
         let run = try TiltboxBinary.run(arguments, in: directory)
         #expect(run.status == 2, "status \(run.status): \(run.stderr)", sourceLocation: sourceLocation)
-        #expect(run.stderrLines.count == 1 && run.stderr.contains(option) && run.stderr.contains("same file"),
-                "one line naming \(option): \(run.stderr)", sourceLocation: sourceLocation)
+        #expect(
+            run.stderrLines.count == 1 && run.stderr.contains(option) && run.stderr.contains("same file"),
+            "one line naming \(option): \(run.stderr)", sourceLocation: sourceLocation)
         #expect(!run.stderr.contains("Usage"), sourceLocation: sourceLocation)
         for (path, data) in zip(protected, before) {
-            #expect((try? Data(contentsOf: URL(fileURLWithPath: path))) == data, "\(path) changed", sourceLocation: sourceLocation)
+            #expect(
+                (try? Data(contentsOf: URL(fileURLWithPath: path))) == data, "\(path) changed",
+                sourceLocation: sourceLocation)
         }
-        let leftovers = (try FileManager.default.subpathsOfDirectory(atPath: directory.url.path)).filter { $0.contains(".tiltbox-") }
+        let leftovers = (try FileManager.default.subpathsOfDirectory(atPath: directory.url.path)).filter {
+            $0.contains(".tiltbox-")
+        }
         #expect(leftovers.isEmpty, "temporary files left: \(leftovers)", sourceLocation: sourceLocation)
     }
 
@@ -57,8 +64,9 @@ import Testing
         let directory = try TemporaryDirectory()
         let scenario = try copyScenariosAndPick(directory, "crate-stack.json")
         let output = try alias.name(for: scenario, in: directory)
-        try Self.expectRefused(["run", scenario, "--trace", output, "--view", "none"], option: "--trace",
-                               protected: [scenario], in: directory)
+        try Self.expectRefused(
+            ["run", scenario, "--trace", output, "--view", "none"], option: "--trace",
+            protected: [scenario], in: directory)
     }
 
     @Test(arguments: Alias.allCases)
@@ -67,42 +75,54 @@ import Testing
         let scenario = try copyScenariosAndPick(directory, "rocking.json")
         let tilt = directory.url.appendingPathComponent("Scenarios/tilt/rock.json").path
         let output = try alias.name(for: tilt, in: directory)
-        try Self.expectRefused(["run", scenario, "--html", output, "--view", "none"], option: "--html",
-                               protected: [tilt, scenario], in: directory)
+        try Self.expectRefused(
+            ["run", scenario, "--html", output, "--view", "none"], option: "--html",
+            protected: [tilt, scenario], in: directory)
     }
 
     @Test func runRefusesATraceThatIsTheTiltFileGiven() throws {
         let directory = try TemporaryDirectory()
         let scenario = try copyScenariosAndPick(directory, "crate-stack.json")
         let tilt = directory.url.appendingPathComponent("Scenarios/tilt/book-landscape.csv").path
-        try Self.expectRefused(["run", scenario, "--tilt", tilt, "--trace", tilt, "--view", "none"], option: "--trace",
-                               protected: [tilt], in: directory)
+        try Self.expectRefused(
+            ["run", scenario, "--tilt", tilt, "--trace", tilt, "--view", "none"], option: "--trace",
+            protected: [tilt], in: directory)
     }
 
     @Test func runRefusesATraceThatIsTheRecordingInsideATiltFolder() throws {
         let directory = try TemporaryDirectory()
         let export = directory.url.appendingPathComponent("export")
         try FileManager.default.createDirectory(at: export, withIntermediateDirectories: true)
-        let gravity = try directory.write("export/Gravity.csv", "time,seconds_elapsed,z,y,x\n0,0,0,-9.8,0\n1,1,0,-9.8,0.5\n")
+        let gravity = try directory.write(
+            "export/Gravity.csv", "time,seconds_elapsed,z,y,x\n0,0,0,-9.8,0\n1,1,0,-9.8,0.5\n")
         try directory.write("export/Metadata.csv", "platform\nios\n")
-        try Self.expectRefused(["run", PackageFiles.scenario("crate-stack.json"), "--tilt", export.path, "--trace", gravity,
-                                "--view", "none"], option: "--trace", protected: [gravity], in: directory)
+        try Self.expectRefused(
+            [
+                "run", PackageFiles.scenario("crate-stack.json"), "--tilt", export.path, "--trace", gravity,
+                "--view", "none",
+            ], option: "--trace", protected: [gravity], in: directory)
     }
 
     @Test func runRefusesATraceThatIsItsFrameFile() throws {
         let directory = try TemporaryDirectory()
         let frames = try directory.write("frames.txt", "0.016\n0.017\n")
-        try Self.expectRefused(["run", PackageFiles.scenario("crate-stack.json"), "--frames", "file:\(frames)", "--trace", frames,
-                                "--view", "none"], option: "--trace", protected: [frames], in: directory)
+        try Self.expectRefused(
+            [
+                "run", PackageFiles.scenario("crate-stack.json"), "--frames", "file:\(frames)", "--trace", frames,
+                "--view", "none",
+            ], option: "--trace", protected: [frames], in: directory)
     }
 
     @Test func runRefusesATraceAndAPageInOneFile() throws {
         let directory = try TemporaryDirectory()
         // Not there yet, named two ways: still one file.
         let output = directory.path("out.jsonl")
-        try Self.expectRefused(["run", PackageFiles.scenario("crate-stack.json"), "--trace", output,
-                                "--html", directory.url.path + "/./out.jsonl", "--view", "none"],
-                               option: "--html", protected: [], in: directory)
+        try Self.expectRefused(
+            [
+                "run", PackageFiles.scenario("crate-stack.json"), "--trace", output,
+                "--html", directory.url.path + "/./out.jsonl", "--view", "none",
+            ],
+            option: "--html", protected: [], in: directory)
         #expect(!FileManager.default.fileExists(atPath: output), "nothing was written")
     }
 
@@ -112,23 +132,27 @@ import Testing
         let trace = try OutputFailureTests.trace(directory)
         let output = try alias.name(for: trace, in: directory)
         try Self.expectRefused(["render", trace, "--svg", output], option: "--svg", protected: [trace], in: directory)
-        try Self.expectRefused(["render", trace, "--html", output], option: "--html", protected: [trace], in: directory)
+        try Self.expectRefused(
+            ["render", trace, "--html", output], option: "--html", protected: [trace], in: directory)
     }
 
     @Test func renderRefusesAnSVGAndAPageInOneFile() throws {
         let directory = try TemporaryDirectory()
         let trace = try OutputFailureTests.trace(directory)
         let existing = try directory.write("picture", "keep me")
-        try Self.expectRefused(["render", trace, "--svg", existing, "--html", existing], option: "--html",
-                               protected: [existing, trace], in: directory)
+        try Self.expectRefused(
+            ["render", trace, "--svg", existing, "--html", existing], option: "--html",
+            protected: [existing, trace], in: directory)
     }
 
     @Test func recordRefusesATiltOutputThatIsItsScenario() throws {
         let directory = try TemporaryDirectory()
         let scenario = try copyScenariosAndPick(directory, "crate-stack.json")
-        try Self.expectRefused(["record", scenario, "--out", scenario], option: "--out", protected: [scenario], in: directory)
-        try Self.expectRefused(["record", scenario, "--out", directory.path("t.csv"), "--trace", directory.path("t.csv")],
-                               option: "--trace", protected: [scenario], in: directory)
+        try Self.expectRefused(
+            ["record", scenario, "--out", scenario], option: "--out", protected: [scenario], in: directory)
+        try Self.expectRefused(
+            ["record", scenario, "--out", directory.path("t.csv"), "--trace", directory.path("t.csv")],
+            option: "--trace", protected: [scenario], in: directory)
     }
 
     @Test func devicesAreNotOutputsToProtect() throws {

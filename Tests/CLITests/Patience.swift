@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// How the CLI tests wait: for an event (a file appears, a line is written, a pane shows
@@ -25,8 +25,10 @@ enum Patience {
     /// Polls `condition` every `interval` seconds until it holds or `seconds` pass; returns
     /// whether it held.
     @discardableResult
-    static func wait(seconds: TimeInterval = generous, interval: TimeInterval = 0.01,
-                     until condition: () throws -> Bool) rethrows -> Bool {
+    static func wait(
+        seconds: TimeInterval = generous, interval: TimeInterval = 0.01,
+        until condition: () throws -> Bool
+    ) rethrows -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if try condition() { return true }
@@ -38,7 +40,9 @@ enum Patience {
     /// Names in `directory` that start with `prefix` (an atomic output's temporary file,
     /// `.NAME.tiltbox-XXXXXX`, is how a run shows it has started writing).
     static func names(in directory: TemporaryDirectory, startingWith prefix: String) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: directory.url.path)) ?? []).filter { $0.hasPrefix(prefix) }
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory.url.path)) ?? []).filter {
+            $0.hasPrefix(prefix)
+        }
     }
 }
 
@@ -46,12 +50,16 @@ extension Process {
     /// Waits for the process to end, up to `seconds`; past that it is killed (SIGKILL), reaped,
     /// an issue is recorded, and the result is false. Never waits for ever on a stuck child.
     @discardableResult
-    func waitForExit(within seconds: TimeInterval = Patience.generous, _ what: @autoclosure () -> String = "",
-                     sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+    func waitForExit(
+        within seconds: TimeInterval = Patience.generous, _ what: @autoclosure () -> String = "",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Bool {
         let ended = Patience.wait(seconds: seconds) { !isRunning }
         if !ended {
             kill(processIdentifier, SIGKILL)
-            Issue.record("still running \(Int(seconds)) s after it should have ended \(what()), killed", sourceLocation: sourceLocation)
+            Issue.record(
+                "still running \(Int(seconds)) s after it should have ended \(what()), killed",
+                sourceLocation: sourceLocation)
         }
         waitUntilExit()
         return ended

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// A two-crate trace in a 100×50 box, written by hand: the numbers below are the ones
@@ -32,8 +33,10 @@ private final class PolygonCollector: NSObject, XMLParserDelegate {
     var polygons: [(id: String, points: [(Double, Double)])] = []
     var panels = 0
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName qName: String?, attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+        qualifiedName qName: String?, attributes: [String: String] = [:]
+    ) {
         if elementName == "g", attributes["class"] == "panel" { panels += 1 }
         guard elementName == "polygon" else { return }
         let points = (attributes["points"] ?? "").split(separator: " ").map { pair -> (Double, Double) in
@@ -49,7 +52,8 @@ private final class PolygonCollector: NSObject, XMLParserDelegate {
         let directory = try TemporaryDirectory()
         let trace = try directory.write("hand.jsonl", HandTrace.text)
         let svg = directory.path("hand.svg")
-        let result = try TiltboxBinary.run(["render", trace, "--svg", svg, "--at", "0.1,1", "--columns", "1"], in: directory)
+        let result = try TiltboxBinary.run(
+            ["render", trace, "--svg", svg, "--at", "0.1,1", "--columns", "1"], in: directory)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stdout.contains("2 panels at t = 0, 1 s"), "stdout: \(result.stdout)")
         let collector = PolygonCollector()
@@ -72,16 +76,24 @@ private final class PolygonCollector: NSObject, XMLParserDelegate {
     @Test func renderRefusesBadRequestsWithExitTwo() throws {
         let directory = try TemporaryDirectory()
         let trace = try directory.write("hand.jsonl", HandTrace.text)
-        let outside = try TiltboxBinary.run(["render", trace, "--svg", directory.path("o.svg"), "--at", "5"], in: directory)
+        let outside = try TiltboxBinary.run(
+            ["render", trace, "--svg", directory.path("o.svg"), "--at", "5"], in: directory)
         #expect(outside.status == 2)
         #expect(outside.stderr.contains("--at: 5 is outside the trace's times, 0 to 1 s"), "stderr: \(outside.stderr)")
         let nothing = try TiltboxBinary.run(["render", trace], in: directory)
-        #expect(nothing.status == 2 && nothing.stderr.contains("give --svg FILE, --html FILE or both"), "stderr: \(nothing.stderr)")
-        let notANumber = try TiltboxBinary.run(["render", trace, "--svg", directory.path("o.svg"), "--at", "1,x"], in: directory)
-        #expect(notANumber.status == 2 && notANumber.stderr.contains("\"x\" is not a time"), "stderr: \(notANumber.stderr)")
-        let missing = try TiltboxBinary.run(["render", directory.path("none.jsonl"), "--html", directory.path("o.html")], in: directory)
+        #expect(
+            nothing.status == 2 && nothing.stderr.contains("give --svg FILE, --html FILE or both"),
+            "stderr: \(nothing.stderr)")
+        let notANumber = try TiltboxBinary.run(
+            ["render", trace, "--svg", directory.path("o.svg"), "--at", "1,x"], in: directory)
+        #expect(
+            notANumber.status == 2 && notANumber.stderr.contains("\"x\" is not a time"), "stderr: \(notANumber.stderr)")
+        let missing = try TiltboxBinary.run(
+            ["render", directory.path("none.jsonl"), "--html", directory.path("o.html")], in: directory)
         #expect(missing.status == 2 && missing.stderr.contains("none.jsonl"), "stderr: \(missing.stderr)")
-        let stdoutTrace = try TiltboxBinary.run(["run", PackageFiles.scenario("free-fall.json"), "--trace", "-", "--html", directory.path("o.html")], in: directory)
+        let stdoutTrace = try TiltboxBinary.run(
+            ["run", PackageFiles.scenario("free-fall.json"), "--trace", "-", "--html", directory.path("o.html")],
+            in: directory)
         #expect(stdoutTrace.status == 2, "stderr: \(stdoutTrace.stderr)")
     }
 
@@ -99,12 +111,15 @@ private final class PolygonCollector: NSObject, XMLParserDelegate {
         let temporary = directory.path("tmp")
         try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
         let html = directory.path("fall.html")
-        let result = try TiltboxBinary.run(["run", PackageFiles.scenario("free-fall.json"), "--html", html, "--duration", "0.5"],
-                                           in: directory, environment: ["TMPDIR": temporary])
+        let result = try TiltboxBinary.run(
+            ["run", PackageFiles.scenario("free-fall.json"), "--html", html, "--duration", "0.5"],
+            in: directory, environment: ["TMPDIR": temporary])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stdout.contains("html: \(html): all 61 records, 1 body"), "stdout: \(result.stdout)")
         #expect(FileManager.default.fileExists(atPath: html))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty, "the temporary trace was left behind")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty,
+            "the temporary trace was left behind")
     }
 }
 
@@ -136,8 +151,12 @@ private final class PolygonCollector: NSObject, XMLParserDelegate {
         try #require(report.crates.count == 2)
         for (crate, (id, (x, y, angle))) in zip(report.crates, zip(HandTrace.ids, HandTrace.last)) {
             #expect(crate.id == id)
-            #expect(abs(crate.x - x) <= 0.005 + 1e-9 && abs(crate.y - y) <= 0.005 + 1e-9, "\(id): (\(crate.x), \(crate.y)) vs (\(x), \(y))")
-            #expect(abs(remainder(crate.angle - angle, 2 * .pi)) <= 0.00005 + 1e-9, "\(id): angle \(crate.angle) vs \(angle)")
+            #expect(
+                abs(crate.x - x) <= 0.005 + 1e-9 && abs(crate.y - y) <= 0.005 + 1e-9,
+                "\(id): (\(crate.x), \(crate.y)) vs (\(x), \(y))")
+            #expect(
+                abs(remainder(crate.angle - angle, 2 * .pi)) <= 0.00005 + 1e-9,
+                "\(id): angle \(crate.angle) vs \(angle)")
         }
         #expect(report.hoverCentre == "c", "hit-testing the centre of the last crate")
         // The page's own count of drawn pixels: two crates and the floor at 9 px per unit.
@@ -147,8 +166,9 @@ private final class PolygonCollector: NSObject, XMLParserDelegate {
         let png = directory.path("hand.png")
         try HeadlessChromium.screenshot(url: url, to: png, in: directory)
         let r = report.canvas, scale = report.devicePixelRatio
-        let count = try PNGPixels.count(png: png, left: Int((r.left * scale).rounded(.up)), top: Int((r.top * scale).rounded(.up)),
-                                        width: Int(r.width * scale), height: Int(r.height * scale))
+        let count = try PNGPixels.count(
+            png: png, left: Int((r.left * scale).rounded(.up)), top: Int((r.top * scale).rounded(.up)),
+            width: Int(r.width * scale), height: Int(r.height * scale))
         #expect(count.width >= 1000 && count.height >= 800, "screenshot \(count.width)×\(count.height)")
         #expect(count.inside > 100_000, "the canvas area is \(count.inside) pixels")
         #expect(count.nonWhite > 1000, "only \(count.nonWhite) drawn pixels inside the canvas in the screenshot")
@@ -157,8 +177,11 @@ private final class PolygonCollector: NSObject, XMLParserDelegate {
     @Test func pileOfAHundredCratesPlaysInTheBrowser() throws {
         let directory = try TemporaryDirectory()
         let html = directory.path("pile.html"), trace = directory.path("pile.jsonl")
-        let result = try TiltboxBinary.run(["run", PackageFiles.scenario("pile-100.json"), "--duration", "2", "--every", "2",
-                                            "--trace", trace, "--html", html, "--view", "none"], in: directory)
+        let result = try TiltboxBinary.run(
+            [
+                "run", PackageFiles.scenario("pile-100.json"), "--duration", "2", "--every", "2",
+                "--trace", trace, "--html", html, "--view", "none",
+            ], in: directory)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let url = URL(string: URL(fileURLWithPath: html).absoluteString + "#test")!
         let report = try PlayerReport.from(dom: try HeadlessChromium.dumpDOM(url: url, in: directory))

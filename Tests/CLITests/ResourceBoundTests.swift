@@ -10,10 +10,12 @@ import Testing
     /// bound only stops a case that hangs. Memory, the point of these caps, is asserted.
     static let hangGuard = 600.0
 
-    static let cap = 64 << 20   // the tilt input cap, 64 MiB
+    static let cap = 64 << 20 // the tilt input cap, 64 MiB
 
     /// Writes `count` bytes made of `head` and then `filler` repeated.
-    static func file(_ directory: TemporaryDirectory, _ name: String, head: String, filler: String, count: Int) throws -> String {
+    static func file(_ directory: TemporaryDirectory, _ name: String, head: String, filler: String, count: Int) throws
+        -> String
+    {
         let path = directory.path(name)
         var data = Data(head.utf8)
         let units = (count - data.count) / filler.utf8.count
@@ -41,7 +43,7 @@ import Testing
         text.reserveCapacity(Self.cap)
         var i = 0
         while text.utf8.count < Self.cap - 40 {
-            text += "\(i / 1000).\(String(i % 1000 + 1000).dropFirst()),0.5,-0.5\n"   // 0.000, 0.001, ...
+            text += "\(i / 1000).\(String(i % 1000 + 1000).dropFirst()),0.5,-0.5\n" // 0.000, 0.001, ...
             i += 1
         }
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
@@ -82,8 +84,11 @@ import Testing
 
     static func referenceTrace(_ directory: TemporaryDirectory) throws -> String {
         let path = directory.path("base.jsonl")
-        let made = try TiltboxBinary.run(["run", PackageFiles.scenario("crate-stack.json"), "--view", "none",
-                                          "--duration", "0.1", "--trace", path], in: directory)
+        let made = try TiltboxBinary.run(
+            [
+                "run", PackageFiles.scenario("crate-stack.json"), "--view", "none",
+                "--duration", "0.1", "--trace", path,
+            ], in: directory)
         #expect(made.status == 0, "\(made.stderr)")
         return path
     }
@@ -91,12 +96,15 @@ import Testing
     @Test func diffAndVerifyAgainstDevZeroEndAtOnceWithAClearError() throws {
         let directory = try TemporaryDirectory()
         let base = try Self.referenceTrace(directory)
-        for command in [["diff", "/dev/zero", base], ["diff", base, "/dev/zero"],
-                        ["verify", PackageFiles.scenario("crate-stack.json"), "--against", "/dev/zero"]] {
+        for command in [
+            ["diff", "/dev/zero", base], ["diff", base, "/dev/zero"],
+            ["verify", PackageFiles.scenario("crate-stack.json"), "--against", "/dev/zero"],
+        ] {
             let run = try MeasuredRun.run(command, in: directory)
             // Before: grew without bound.
             #expect(run.status == 2, "\(command): \(run.summary)")
-            #expect(run.stderr == "/dev/zero:1:1: control character 0x0 where a trace has JSON text\n", "\(run.summary)")
+            #expect(
+                run.stderr == "/dev/zero:1:1: control character 0x0 where a trace has JSON text\n", "\(run.summary)")
             #expect(run.peakMiB < MeasuredRun.bound(100) && run.seconds < 10, "\(command): \(run.summary)")
         }
     }
@@ -121,7 +129,8 @@ import Testing
         let base = try Self.referenceTrace(directory)
         let header = try JSONLines.lines(file: base)[0]
         // 12 bodies × 6 fields: a record line can be at most 4096 + 2·12·153 bytes.
-        let path = try Self.file(directory, "endless.jsonl", head: header + "\n{\"step\":0,\"s\":[", filler: "1,", count: 1 << 24)
+        let path = try Self.file(
+            directory, "endless.jsonl", head: header + "\n{\"step\":0,\"s\":[", filler: "1,", count: 1 << 24)
         let run = try MeasuredRun.run(["diff", path, base], in: directory)
         #expect(run.status == 2, "\(run.summary)")
         #expect(run.stderr.hasPrefix(path + ":2: line longer than"), "\(run.summary)")
@@ -133,8 +142,11 @@ import Testing
         let a = directory.path("a.jsonl"), b = directory.path("b.jsonl")
         // 100 crates, 6 001 records: about 33 MB each.
         for path in [a, b] {
-            let made = try TiltboxBinary.run(["run", PackageFiles.scenario("pile-100.json"), "--view", "none",
-                                              "--duration", "50", "--trace", path], in: directory)
+            let made = try TiltboxBinary.run(
+                [
+                    "run", PackageFiles.scenario("pile-100.json"), "--view", "none",
+                    "--duration", "50", "--trace", path,
+                ], in: directory)
             #expect(made.status == 0, "\(made.stderr)")
         }
         let size = try FileManager.default.attributesOfItem(atPath: a)[.size] as? Int ?? 0
@@ -159,27 +171,32 @@ import Testing
 
     @Test func fourMillionHashCellsRunAndOneShapeMoreIsRefused() throws {
         let directory = try TemporaryDirectory()
-        let edge = try directory.write("edge.json", Self.hashScenario(crates: 4))   // 3 928 324 cells
+        let edge = try directory.write("edge.json", Self.hashScenario(crates: 4)) // 3 928 324 cells
         let run = try MeasuredRun.run(["run", edge, "--view", "none"], in: directory)
         #expect(run.status == 0, "\(run.summary)")
         #expect(run.peakMiB < MeasuredRun.bound(400) && run.seconds < ResourceBoundTests.hangGuard, "\(run.summary)")
-        let over = try directory.write("over.json", Self.hashScenario(crates: 5))   // 4 910 405 cells
+        let over = try directory.write("over.json", Self.hashScenario(crates: 5)) // 4 910 405 cells
         let refused = try MeasuredRun.run(["run", over, "--view", "none"], in: directory)
         #expect(refused.status == 2, "\(refused.summary)")
-        #expect(refused.stderr.contains("all shapes together") && refused.stderr.contains("4000000"), "\(refused.summary)")
+        #expect(
+            refused.stderr.contains("all shapes together") && refused.stderr.contains("4000000"), "\(refused.summary)")
         #expect(refused.seconds < 10, "\(refused.summary)")
     }
 
     @Test func twentyCratesOnATinyHashCellAreRefusedBeforeTheRun() throws {
         let directory = try TemporaryDirectory()
-        let path = try directory.write("hash.json", """
+        let path = try directory.write(
+            "hash.json",
+            """
             {"format":"tiltbox-scenario/1","world":{"size":[1000,320],"spatialIndex":{"hash":{"cellSize":0.05,"count":1000}}},
              "grids":[{"origin":[40,100],"columns":20,"rows":1,"spacing":[40,0]}]}
             """)
         let run = try MeasuredRun.run(["run", path, "--view", "none"], in: directory)
         // Before: 2.5 s per step.
         #expect(run.status == 2, "\(run.summary)")
-        #expect(run.stderr.contains("world.spatialIndex.hash.cellSize") && run.stderr.contains("all shapes together"), "\(run.summary)")
+        #expect(
+            run.stderr.contains("world.spatialIndex.hash.cellSize") && run.stderr.contains("all shapes together"),
+            "\(run.summary)")
         #expect(run.seconds < 10, "\(run.summary)")
     }
 
@@ -187,14 +204,18 @@ import Testing
 
     @Test func aHundredThousandCratesAreBuiltAndSteppedWithinBounds() throws {
         let directory = try TemporaryDirectory()
-        let path = try directory.write("many.json", """
+        let path = try directory.write(
+            "many.json",
+            """
             {"format":"tiltbox-scenario/1","world":{"size":[20000,20000]},"duration":0.025,
              "grids":[{"origin":[100,100],"columns":400,"rows":250,"spacing":[40,40]}]}
             """)
         let run = try MeasuredRun.run(["run", path, "--view", "none"], in: directory)
         #expect(run.status == 0, "\(run.summary)")
         #expect(run.peakMiB < MeasuredRun.bound(1500) && run.seconds < ResourceBoundTests.hangGuard, "\(run.summary)")
-        let over = try directory.write("over.json", """
+        let over = try directory.write(
+            "over.json",
+            """
             {"format":"tiltbox-scenario/1","world":{"size":[20000,20000]},
              "grids":[{"origin":[100,100],"columns":400,"rows":250,"spacing":[40,40]}],"crates":[{"id":"one","position":[5,5]}]}
             """)
@@ -215,8 +236,9 @@ import Testing
 
     @Test func aSixteenMebibyteScenarioIsParsedInBoundedMemory() throws {
         let directory = try TemporaryDirectory()
-        let path = try Self.hugeArray(directory, "big.json", head: #"{"format":"tiltbox-scenario/1","world":{"size":[480,320]},"x":["#,
-                                      bytes: 16 << 20)
+        let path = try Self.hugeArray(
+            directory, "big.json", head: #"{"format":"tiltbox-scenario/1","world":{"size":[480,320]},"x":["#,
+            bytes: 16 << 20)
         let run = try MeasuredRun.run(["validate", path], in: directory)
         #expect(run.status == 2 && run.stderr.contains("unknown key"), "\(run.summary)")
         #expect(run.peakMiB < MeasuredRun.bound(1000) && run.seconds < ResourceBoundTests.hangGuard, "\(run.summary)")
@@ -224,11 +246,13 @@ import Testing
 
     @Test func aKeyframesFileOverSixteenMebibytesIsRefusedBeforeParsing() throws {
         let directory = try TemporaryDirectory()
-        let path = try Self.hugeArray(directory, "big.json",
-                                      head: #"{"format":"tiltbox-tilt/1","keyframes":[{"t":0,"gravity":[0,-1]}],"x":["#,
-                                      bytes: (16 << 20) + 2)
-        let run = try MeasuredRun.run(["run", PackageFiles.scenario("crate-stack.json"), "--tilt", path, "--view", "none"],
-                                      in: directory)
+        let path = try Self.hugeArray(
+            directory, "big.json",
+            head: #"{"format":"tiltbox-tilt/1","keyframes":[{"t":0,"gravity":[0,-1]}],"x":["#,
+            bytes: (16 << 20) + 2)
+        let run = try MeasuredRun.run(
+            ["run", PackageFiles.scenario("crate-stack.json"), "--tilt", path, "--view", "none"],
+            in: directory)
         // Before: a 64 MiB file like this took 2.2 GB and 15 s.
         #expect(run.status == 2 && run.stderr.contains("16777216"), "\(run.summary)")
         #expect(run.peakMiB < MeasuredRun.bound(150) && run.seconds < 10, "\(run.summary)")

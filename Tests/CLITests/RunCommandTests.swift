@@ -5,7 +5,8 @@ import Testing
 @Suite struct RunCommandTests {
     @Test func traceToStandardOutputIsPureJSONLines() throws {
         let directory = try TemporaryDirectory()
-        let result = try TiltboxBinary.run(["run", PackageFiles.scenario("free-fall.json"), "--trace", "-"], in: directory)
+        let result = try TiltboxBinary.run(
+            ["run", PackageFiles.scenario("free-fall.json"), "--trace", "-"], in: directory)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(!result.stdout.contains("Initializing cpSpace"), "Chipmunk's banner reached stdout")
         #expect(!result.stdout.contains("scenario:"), "the summary reached stdout")
@@ -32,7 +33,9 @@ import Testing
         #expect(summary.status == 0, "stderr: \(summary.stderr)")
         let lines = summary.stdoutLines
         func value(_ key: String) -> String? {
-            lines.first { $0.hasPrefix(key + ":") }.map { $0.dropFirst(key.count + 1).trimmingCharacters(in: .whitespaces) }
+            lines.first { $0.hasPrefix(key + ":") }.map {
+                $0.dropFirst(key.count + 1).trimmingCharacters(in: .whitespaces)
+            }
         }
         #expect(value("steps")?.hasPrefix("720 of 720") == true, "summary: \(summary.stdout)")
         #expect(value("simulated time") == "6 s", "summary: \(summary.stdout)")
@@ -104,7 +107,9 @@ import Testing
     func usageErrorsExitTwo(_ arguments: [String]) throws {
         let directory = try TemporaryDirectory()
         let result = try TiltboxBinary.run(arguments, in: directory)
-        #expect(result.status == 2, "tiltbox \(arguments.joined(separator: " ")) exited \(result.status); stderr: \(result.stderr)")
+        #expect(
+            result.status == 2,
+            "tiltbox \(arguments.joined(separator: " ")) exited \(result.status); stderr: \(result.stderr)")
         #expect(!result.stderr.isEmpty, "no message on stderr")
         #expect(result.stdout.isEmpty, "stdout: \(result.stdout)")
     }

@@ -5,20 +5,25 @@ import Testing
 /// time to rest, bounding box, digest), checked on scenarios whose answer is known.
 @Suite struct RunMetricsTests {
     /// Runs `scenario` headless and returns its summary's `metrics` object and digest.
-    private func metrics(_ scenario: String, _ extra: [String] = []) throws -> (metrics: [String: Any], digest: String?) {
+    private func metrics(_ scenario: String, _ extra: [String] = []) throws -> (metrics: [String: Any], digest: String?)
+    {
         let directory = try TemporaryDirectory()
         let path = try directory.write("s.json", scenario)
-        let run = try TiltboxBinary.run(["run", path, "--view", "none", "--quiet", "--summary-json", directory.path("summary.json")] + extra,
-                                        in: directory)
+        let run = try TiltboxBinary.run(
+            ["run", path, "--view", "none", "--quiet", "--summary-json", directory.path("summary.json")] + extra,
+            in: directory)
         try #require(run.status == 0, "run: \(run.stderr)")
         let data = try Data(contentsOf: URL(fileURLWithPath: directory.path("summary.json")))
         let summary = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        return (try #require(summary["metrics"] as? [String: Any], "no metrics in \(summary)"), summary["digest"] as? String)
+        return (
+            try #require(summary["metrics"] as? [String: Any], "no metrics in \(summary)"), summary["digest"] as? String
+        )
     }
 
     @Test func aFallingCrateHasSpeedGTimesTAndEnergyHalfMSpeedSquared() throws {
         // One 2-unit crate falling freely for 1 s under g = 100 in a world too tall to reach the floor.
-        let (metrics, digest) = try metrics(#"""
+        let (metrics, digest) = try metrics(
+            #"""
             {"format": "tiltbox-scenario/1", "world": {"size": [1000, 100000], "gravity": [0, -100]}, "duration": 1,
              "crates": [{"id": "a", "position": [500, 50000], "size": [10, 20], "mass": 2}]}
             """#)
@@ -39,7 +44,8 @@ import Testing
 
     @Test func aSpinningCrateCountsItsBoxMomentAndItsRotatedBounds() throws {
         // No gravity: a crate spinning at 2 rad/s keeps ½Iω² with I = m(w² + h²)/12.
-        let (metrics, _) = try metrics(#"""
+        let (metrics, _) = try metrics(
+            #"""
             {"format": "tiltbox-scenario/1", "world": {"size": [400, 400], "gravity": [0, 0]}, "duration": 0.5,
              "crates": [{"id": "a", "position": [200, 200], "size": [30, 40], "mass": 3, "angularVelocity": 2}]}
             """#)
@@ -56,7 +62,8 @@ import Testing
     }
 
     @Test func aCrateDroppedOnTheFloorComesToRestAtARecordedTime() throws {
-        let (metrics, _) = try metrics(#"""
+        let (metrics, _) = try metrics(
+            #"""
             {"format": "tiltbox-scenario/1", "world": {"size": [400, 400], "gravity": [0, -980]}, "duration": 3,
              "walls": {"box": true}, "crates": [{"id": "a", "position": [200, 100], "size": [30, 30], "elasticity": 0}]}
             """#)

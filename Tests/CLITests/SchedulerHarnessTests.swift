@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The schedulers batch runs are sharded over, for real: a Slurm cluster of the test's own
@@ -22,7 +22,9 @@ import Darwin
 
     /// `squeue --noheader` once the queue is empty, or its last answer after `timeout` seconds.
     /// Right after `sbatch --wait` a task may still be listed as CG (completing) for a moment.
-    static func emptyQueue(_ cluster: SlurmCluster, timeout: TimeInterval = Patience.generous) throws -> TiltboxBinary.Result {
+    static func emptyQueue(_ cluster: SlurmCluster, timeout: TimeInterval = Patience.generous) throws
+        -> TiltboxBinary.Result
+    {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             let queue = try cluster.command("squeue", ["--noheader"])
@@ -46,7 +48,9 @@ import Darwin
             let results = cluster.directory.url.appendingPathComponent("results", isDirectory: true)
             try FileManager.default.createDirectory(at: results, withIntermediateDirectories: true)
             let script = try cluster.directory.write("task.sh", Self.arrayTaskScript)
-            let submitted = try cluster.sbatch(["--wait", "--array=0-3", "--output=slurm-%A_%a.out", script, results.path])
+            let submitted = try cluster.sbatch([
+                "--wait", "--array=0-3", "--output=slurm-%A_%a.out", script, results.path,
+            ])
             #expect(submitted.status == 0, "sbatch: \(submitted.stdout) \(submitted.stderr)\n\(cluster.diagnostics())")
             #expect(submitted.stdout.hasPrefix("Submitted batch job "), "\(submitted.stdout)")
             let ran = clock.now
@@ -54,8 +58,11 @@ import Darwin
             let written = try FileManager.default.contentsOfDirectory(atPath: results.path).sorted()
             #expect(written == ["task-0", "task-1", "task-2", "task-3"], "\(cluster.diagnostics())")
             for id in 0..<4 {
-                let text = try? String(contentsOfFile: results.appendingPathComponent("task-\(id)").path, encoding: .utf8)
-                #expect(text == "\(id) 4 0 3\n", "task \(id) saw SLURM_ARRAY_TASK_ID, _COUNT, _MIN, _MAX as \(text ?? "nothing")")
+                let text = try? String(
+                    contentsOfFile: results.appendingPathComponent("task-\(id)").path, encoding: .utf8)
+                #expect(
+                    text == "\(id) 4 0 3\n",
+                    "task \(id) saw SLURM_ARRAY_TASK_ID, _COUNT, _MIN, _MAX as \(text ?? "nothing")")
             }
             let queue = try Self.emptyQueue(cluster)
             #expect(queue.status == 0 && queue.stdout.isEmpty, "the queue empties after --wait: \(queue.stdout)")
@@ -79,7 +86,8 @@ import Darwin
 
         // Each cluster has its own state: both number their first job 1, and each job sees its own SLURM_CONF.
         for cluster in [first, second] {
-            let script = try cluster.directory.write("job.sh", "#!/bin/sh\necho \"$SLURM_JOB_ID $SLURM_CONF\" > \"$1\"\n")
+            let script = try cluster.directory.write(
+                "job.sh", "#!/bin/sh\necho \"$SLURM_JOB_ID $SLURM_CONF\" > \"$1\"\n")
             let out = cluster.directory.path("job.txt")
             let submitted = try cluster.sbatch(["--wait", "--output=job.log", script, out])
             #expect(submitted.status == 0, "sbatch: \(submitted.stderr)\n\(cluster.diagnostics())")
@@ -90,8 +98,9 @@ import Darwin
         first.stop()
         #expect(first.leftoverProcesses().isEmpty)
         let node = try second.command("sinfo", ["--noheader", "--Node", "--format=%T"])
-        #expect(node.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "idle",
-                "the second cluster still serves after the first stopped: \(node.stdout) \(node.stderr)")
+        #expect(
+            node.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "idle",
+            "the second cluster still serves after the first stopped: \(node.stdout) \(node.stderr)")
         second.stop()
         #expect(second.leftoverProcesses().isEmpty)
     }

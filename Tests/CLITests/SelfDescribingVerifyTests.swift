@@ -10,14 +10,19 @@ import Testing
         let project = directory.path("project")
         try FileManager.default.createDirectory(atPath: project + "/scenarios/tilt", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: project + "/golden", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: PackageFiles.scenario("crate-stack.json"), toPath: project + "/scenarios/crate-stack.json")
-        try FileManager.default.copyItem(atPath: PackageFiles.scenario("tilt/book-landscape.csv"),
-                                         toPath: project + "/scenarios/tilt/book-landscape.csv")
+        try FileManager.default.copyItem(
+            atPath: PackageFiles.scenario("crate-stack.json"), toPath: project + "/scenarios/crate-stack.json")
+        try FileManager.default.copyItem(
+            atPath: PackageFiles.scenario("tilt/book-landscape.csv"),
+            toPath: project + "/scenarios/tilt/book-landscape.csv")
         let trace = project + "/golden/tilted.jsonl"
-        let run = try TiltboxBinary.run(["run", project + "/scenarios/crate-stack.json",
-                                         "--tilt", project + "/scenarios/tilt/book-landscape.csv",
-                                         "--orientation", "landscapeRight", "--interpolate", "linear", "--g", "500",
-                                         "--duration", "3", "--every", "20", "--trace", trace], in: directory)
+        let run = try TiltboxBinary.run(
+            [
+                "run", project + "/scenarios/crate-stack.json",
+                "--tilt", project + "/scenarios/tilt/book-landscape.csv",
+                "--orientation", "landscapeRight", "--interpolate", "linear", "--g", "500",
+                "--duration", "3", "--every", "20", "--trace", trace,
+            ], in: directory)
         try #require(run.status == 0, "run stderr: \(run.stderr)")
         return (project, trace)
     }
@@ -98,10 +103,12 @@ import Testing
         let bare = try TiltboxBinary.run(["verify", "--against", movedTrace], in: directory)
         #expect(bare.status == 0, "verify exited \(bare.status); stdout: \(bare.stdout) stderr: \(bare.stderr)")
         #expect(bare.stdout.contains("identical: 19 records"), "stdout: \(bare.stdout)")
-        let named = try TiltboxBinary.run(["verify", moved + "/scenarios/crate-stack.json", "--against", movedTrace], in: directory)
+        let named = try TiltboxBinary.run(
+            ["verify", moved + "/scenarios/crate-stack.json", "--against", movedTrace], in: directory)
         #expect(named.status == 0, "verify exited \(named.status); stdout: \(named.stdout) stderr: \(named.stderr)")
         // An option given overrides the header's: another orientation is another run.
-        let overridden = try TiltboxBinary.run(["verify", "--against", movedTrace, "--orientation", "portrait"], in: directory)
+        let overridden = try TiltboxBinary.run(
+            ["verify", "--against", movedTrace, "--orientation", "portrait"], in: directory)
         #expect(overridden.status == 1, "stdout: \(overridden.stdout) stderr: \(overridden.stderr)")
         _ = trace
     }
@@ -117,7 +124,9 @@ import Testing
         let verify = try TiltboxBinary.run(["verify", "--against", trace], in: directory)
         #expect(verify.status == 1, "stdout: \(verify.stdout) stderr: \(verify.stderr)")
         #expect(verify.stdout.contains("first divergence at step 0"), "stdout: \(verify.stdout)")
-        #expect(verify.stdout.contains("note: the tilt input \(tilt) changed since the reference was recorded"), "stdout: \(verify.stdout)")
+        #expect(
+            verify.stdout.contains("note: the tilt input \(tilt) changed since the reference was recorded"),
+            "stdout: \(verify.stdout)")
         #expect(!verify.stdout.contains("the scenario"), "the scenario did not change; stdout: \(verify.stdout)")
     }
 
@@ -125,7 +134,8 @@ import Testing
         let directory = try TemporaryDirectory()
         let scenario = PackageFiles.scenario("crate-stack.json")
         let trace = directory.path("t.jsonl")
-        #expect(try TiltboxBinary.run(["run", scenario, "--duration", "1", "--trace", trace], in: directory).status == 0)
+        #expect(
+            try TiltboxBinary.run(["run", scenario, "--duration", "1", "--trace", trace], in: directory).status == 0)
         var lines = try JSONLines.lines(file: trace)
         // An older tiltbox wrote no tiltbox/source/platform keys.
         let cut = try #require(lines[0].range(of: #","tiltbox":"#))
@@ -141,12 +151,17 @@ import Testing
     @Test func verifyAgainstAnotherScenariosTraceExitsTwoWithOneLine() throws {
         let directory = try TemporaryDirectory()
         let trace = directory.path("pile.jsonl")
-        let run = try TiltboxBinary.run(["run", PackageFiles.scenario("pile-100.json"), "--duration", "0.5", "--trace", trace], in: directory)
+        let run = try TiltboxBinary.run(
+            ["run", PackageFiles.scenario("pile-100.json"), "--duration", "0.5", "--trace", trace], in: directory)
         try #require(run.status == 0, "run stderr: \(run.stderr)")
-        let verify = try TiltboxBinary.run(["verify", PackageFiles.scenario("crate-stack.json"), "--against", trace], in: directory)
+        let verify = try TiltboxBinary.run(
+            ["verify", PackageFiles.scenario("crate-stack.json"), "--against", trace], in: directory)
         #expect(verify.status == 2, "stdout: \(verify.stdout) stderr: \(verify.stderr)")
-        #expect(verify.stderrLines == ["tiltbox: reference trace is from scenario 'pile-100' (100 bodies); this run is 'crate-stack' (10 bodies)"],
-                "stderr: \(verify.stderr)")
+        #expect(
+            verify.stderrLines == [
+                "tiltbox: reference trace is from scenario 'pile-100' (100 bodies); this run is 'crate-stack' (10 bodies)"
+            ],
+            "stderr: \(verify.stderr)")
         #expect(verify.stdout.isEmpty, "stdout: \(verify.stdout)")
     }
 
@@ -154,7 +169,8 @@ import Testing
         let directory = try TemporaryDirectory()
         let original = PackageFiles.scenario("crate-stack.json")
         let trace = directory.path("stack.jsonl")
-        #expect(try TiltboxBinary.run(["run", original, "--duration", "0.5", "--trace", trace], in: directory).status == 0)
+        #expect(
+            try TiltboxBinary.run(["run", original, "--duration", "0.5", "--trace", trace], in: directory).status == 0)
         let text = try JSONLines.text(file: original)
         let faster = text.replacingOccurrences(of: #""hz": 120"#, with: #""hz": 240"#)
         try #require(faster != text)
@@ -162,17 +178,22 @@ import Testing
         let verify = try TiltboxBinary.run(["verify", scenario, "--against", trace], in: directory)
         #expect(verify.status == 2, "stdout: \(verify.stdout) stderr: \(verify.stderr)")
         #expect(verify.stderrLines.count == 1, "stderr: \(verify.stderr)")
-        #expect(verify.stderr.contains("reference trace steps at dt = 0.008333333333333333 s (120 Hz); this run at dt = 0.004166666666666667 s (240 Hz)"),
-                "stderr: \(verify.stderr)")
+        #expect(
+            verify.stderr.contains(
+                "reference trace steps at dt = 0.008333333333333333 s (120 Hz); this run at dt = 0.004166666666666667 s (240 Hz)"
+            ),
+            "stderr: \(verify.stderr)")
     }
 
     /// Replaces the header's platform with another machine's and moves one value of
     /// record `recordIndex` by one ULP when `change` is set.
-    private func edited(_ trace: String, in directory: TemporaryDirectory, foreign: Bool, change: Bool) throws -> String {
+    private func edited(_ trace: String, in directory: TemporaryDirectory, foreign: Bool, change: Bool) throws -> String
+    {
         var lines = try JSONLines.lines(file: trace)
         if foreign {
             let start = try #require(lines[0].range(of: #""platform":{"#))
-            lines[0] = String(lines[0][..<start.lowerBound])
+            lines[0] =
+                String(lines[0][..<start.lowerBound])
                 + #""platform":{"arch":"aarch64","os":"linux","libc":"glibc 2.36","chipmunkSHA256":"\#(String(repeating: "e", count: 64))","fma":true}}"#
         }
         if change {
@@ -189,7 +210,10 @@ import Testing
     @Test func aForeignPlatformIsNamedWhenTheTracesDiverge() throws {
         let directory = try TemporaryDirectory()
         let trace = directory.path("stack.jsonl")
-        #expect(try TiltboxBinary.run(["run", PackageFiles.scenario("crate-stack.json"), "--duration", "0.5", "--trace", trace], in: directory).status == 0)
+        #expect(
+            try TiltboxBinary.run(
+                ["run", PackageFiles.scenario("crate-stack.json"), "--duration", "0.5", "--trace", trace], in: directory
+            ).status == 0)
 
         let foreignChanged = try edited(trace, in: directory, foreign: true, change: true)
         let verify = try TiltboxBinary.run(["verify", "--against", foreignChanged], in: directory)
@@ -199,7 +223,9 @@ import Testing
         #expect(verify.stdout.contains("this run = "), "stdout: \(verify.stdout)")
         #expect(verify.stdout.contains("another platform"), "stdout: \(verify.stdout)")
         #expect(verify.stdout.contains("aarch64"), "stdout: \(verify.stdout)")
-        #expect(verify.stdout.contains("not expected across architectures, Chipmunk builds or libm variants"), "stdout: \(verify.stdout)")
+        #expect(
+            verify.stdout.contains("not expected across architectures, Chipmunk builds or libm variants"),
+            "stdout: \(verify.stdout)")
         #expect(verify.stdout.contains("--tolerance"), "stdout: \(verify.stdout)")
 
         // The same change on this platform: no platform note.
@@ -216,7 +242,10 @@ import Testing
     @Test func diffNamesItsFilesNotAAndB() throws {
         let directory = try TemporaryDirectory()
         let trace = directory.path("stack.jsonl")
-        #expect(try TiltboxBinary.run(["run", PackageFiles.scenario("crate-stack.json"), "--duration", "0.5", "--trace", trace], in: directory).status == 0)
+        #expect(
+            try TiltboxBinary.run(
+                ["run", PackageFiles.scenario("crate-stack.json"), "--duration", "0.5", "--trace", trace], in: directory
+            ).status == 0)
         let changed = try edited(trace, in: directory, foreign: false, change: true)
         let diff = try TiltboxBinary.run(["diff", trace, changed], in: directory)
         #expect(diff.status == 1)

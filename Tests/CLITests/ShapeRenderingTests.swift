@@ -11,7 +11,9 @@ private enum ShapeHandTrace {
 
         """#
     /// (x, y, angle) of each body at t = 1.
-    static let last: [(Double, Double, Double)] = [(50, 60, .pi / 2), (120, 30, 0.3), (100, 85, 0.1), (160, 60, 0), (20, 20, 0.2)]
+    static let last: [(Double, Double, Double)] = [
+        (50, 60, .pi / 2), (120, 30, 0.3), (100, 85, 0.1), (160, 60, 0), (20, 20, 0.2),
+    ]
 
     static func world(_ body: Int, _ x: Double, _ y: Double) -> (Double, Double) {
         let (px, py, a) = last[body]
@@ -49,10 +51,12 @@ private struct ShapeReport: Decodable {
     var canvas: PlayerReport.Rect
 
     static func from(dom: String) throws -> ShapeReport {
-        guard let open = dom.range(of: #"<pre id="test-output" data-ready="1">"#)
+        guard
+            let open = dom.range(of: #"<pre id="test-output" data-ready="1">"#)
                 ?? dom.range(of: #"<pre data-ready="1" id="test-output">"#),
-              let close = dom.range(of: "</pre>", range: open.upperBound..<dom.endIndex),
-              let json = Data(base64Encoded: String(dom[open.upperBound..<close.lowerBound])) else {
+            let close = dom.range(of: "</pre>", range: open.upperBound..<dom.endIndex),
+            let json = Data(base64Encoded: String(dom[open.upperBound..<close.lowerBound]))
+        else {
             throw HeadlessChromium.Failed(description: "the page wrote no test report: \(dom.suffix(600))")
         }
         return try JSONDecoder().decode(ShapeReport.self, from: json)
@@ -68,10 +72,12 @@ private struct ShapeReport: Decodable {
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(!result.stderr.contains("no crate sizes"), "a trace with shapes needs no sizes: \(result.stderr)")
         let text = try String(contentsOfFile: svg, encoding: .utf8)
-        for element in [#"<circle class="shape dynamic" data-id="ball""#, #"<line class="radius" data-id="ball""#,
-                        #"<polygon class="shape dynamic" data-id="wedge""#, #"<path class="shape kinematic" data-id="plank""#,
-                        #"<line class="capsule static" data-id="rod""#, #"<polygon class="crate" data-id="crate""#,
-                        #"<line class="joint" data-kind="pin""#, #"<line class="groove" data-kind="groove""#] {
+        for element in [
+            #"<circle class="shape dynamic" data-id="ball""#, #"<line class="radius" data-id="ball""#,
+            #"<polygon class="shape dynamic" data-id="wedge""#, #"<path class="shape kinematic" data-id="plank""#,
+            #"<line class="capsule static" data-id="rod""#, #"<polygon class="crate" data-id="crate""#,
+            #"<line class="joint" data-kind="pin""#, #"<line class="groove" data-kind="groove""#,
+        ] {
             #expect(text.contains(element), "missing \(element)")
         }
         #expect(!text.contains(#"data-kind="rotaryLimit""#), "an angular joint to the world is not drawn")
@@ -105,10 +111,14 @@ private struct ShapeReport: Decodable {
         #expect(near(colours[1], [0xd5, 0xdb, 0xe3]), "\(probes[1].0) (kinematic fill): \(colours[1])")
         #expect(near(colours[2], [0x9a, 0x9a, 0x9a]), "\(probes[2].0) (static grey): \(colours[2])")
         #expect(near(colours[3], [255, 255, 255]), "\(probes[3].0): \(colours[3])")
-        #expect(colours[4] != [255, 255, 255] && colours[4][2] - colours[4][1] > 50, "\(probes[4].0) (purple line): \(colours[4])")
+        #expect(
+            colours[4] != [255, 255, 255] && colours[4][2] - colours[4][1] > 50,
+            "\(probes[4].0) (purple line): \(colours[4])")
         #expect(near(colours[5], [0x4c, 0xaf, 0x6a]), "\(probes[5].0): \(colours[5])")
         #expect(near(colours[6], [0xa6, 0x6c, 0xc4]), "\(probes[6].0): \(colours[6])")
-        #expect(report.probeHits == ["ball", "plank", "rod", nil, nil, "wedge", "crate"], "hover hit-testing: \(report.probeHits)")
+        #expect(
+            report.probeHits == ["ball", "plank", "rod", nil, nil, "wedge", "crate"],
+            "hover hit-testing: \(report.probeHits)")
 
         // Zoom and pan, driven by a key, the wheel and a drag as the browser sends them.
         let z = report.zoom
@@ -118,11 +128,16 @@ private struct ShapeReport: Decodable {
         #expect(z.reset.zoom == 1 && z.reset.panX == 0 && z.reset.panY == 0, "0 goes back to fit")
         #expect(z.wheel.zoom > 1.5, "a wheel turn up zooms in: \(z.wheel.zoom)")
         try #require(z.wheelPoint.count == 2 && z.worldBefore.count == 2 && z.worldAfter.count == 2)
-        #expect(abs(z.wheelPoint[0] - 225) <= 1 && abs(z.wheelPoint[1] - 112.5) <= 1, "the wheel turned at a quarter of the canvas: \(z.wheelPoint)")
-        #expect(abs(z.worldAfter[0] - z.worldBefore[0]) <= 1e-9 && abs(z.worldAfter[1] - z.worldBefore[1]) <= 1e-9,
-                "the world point under the pointer stays put: \(z.worldBefore) → \(z.worldAfter)")
-        #expect(abs(z.drag.panX - z.wheel.panX - 30) <= 1e-9 && abs(z.drag.panY - z.wheel.panY - 20) <= 1e-9 && z.drag.zoom == z.wheel.zoom,
-                "dragging by (30, 20) pans by (30, 20)")
+        #expect(
+            abs(z.wheelPoint[0] - 225) <= 1 && abs(z.wheelPoint[1] - 112.5) <= 1,
+            "the wheel turned at a quarter of the canvas: \(z.wheelPoint)")
+        #expect(
+            abs(z.worldAfter[0] - z.worldBefore[0]) <= 1e-9 && abs(z.worldAfter[1] - z.worldBefore[1]) <= 1e-9,
+            "the world point under the pointer stays put: \(z.worldBefore) → \(z.worldAfter)")
+        #expect(
+            abs(z.drag.panX - z.wheel.panX - 30) <= 1e-9 && abs(z.drag.panY - z.wheel.panY - 20) <= 1e-9
+                && z.drag.zoom == z.wheel.zoom,
+            "dragging by (30, 20) pans by (30, 20)")
         #expect(abs(z.minus.zoom - z.drag.zoom / 1.25) <= 1e-9, "− zooms out by 1.25")
         #expect(z.end.zoom == 1 && z.end.panX == 0 && z.end.panY == 0)
     }
@@ -130,8 +145,11 @@ private struct ShapeReport: Decodable {
     @Test func aTallWorldGetsACanvasWideEnoughToZoomInto() throws {
         let directory = try TemporaryDirectory()
         let html = directory.path("fall.html")
-        let result = try TiltboxBinary.run(["run", PackageFiles.scenario("free-fall.json"), "--duration", "0.5", "--html", html,
-                                            "--view", "none"], in: directory)
+        let result = try TiltboxBinary.run(
+            [
+                "run", PackageFiles.scenario("free-fall.json"), "--duration", "0.5", "--html", html,
+                "--view", "none",
+            ], in: directory)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let url = try #require(URL(string: URL(fileURLWithPath: html).absoluteString + "#test"))
         let report = try ShapeReport.from(dom: try HeadlessChromium.dumpDOM(url: url, in: directory))

@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A single-node Slurm cluster of its own, in a temporary folder: the harness for tests that
@@ -71,9 +71,10 @@ final class SlurmCluster {
             // No graceful stop: a slurmd that cannot reach its controller ignores SIGTERM.
             stop(grace: 5)
             let reason = (error as? StartFailed)?.description ?? String(describing: error)
-            throw StartFailed(folder: directory.url.path,
-                              description: "the test Slurm cluster in \(directory.url.path) did not start: \(reason)\n"
-                                + diagnostics())
+            throw StartFailed(
+                folder: directory.url.path,
+                description: "the test Slurm cluster in \(directory.url.path) did not start: \(reason)\n"
+                    + diagnostics())
         }
     }
 
@@ -85,16 +86,21 @@ final class SlurmCluster {
 
     /// Runs a Slurm command (`sinfo`, `squeue`, `scontrol`…) against this cluster, killed
     /// after `timeout` seconds.
-    func command(_ name: String, _ arguments: [String], directory: URL? = nil,
-                 timeout: TimeInterval = 60) throws -> TiltboxBinary.Result {
-        try ExternalCommand.run(try ExternalCommand.executable(name, package: "slurm-wlm"), arguments,
-                                environment: environment, directory: directory, timeout: timeout)
+    func command(
+        _ name: String, _ arguments: [String], directory: URL? = nil,
+        timeout: TimeInterval = 60
+    ) throws -> TiltboxBinary.Result {
+        try ExternalCommand.run(
+            try ExternalCommand.executable(name, package: "slurm-wlm"), arguments,
+            environment: environment, directory: directory, timeout: timeout)
     }
 
     /// Runs `sbatch arguments...` in `directory` (default: the cluster's folder, where
     /// `slurm-%j.out` files then land). With `--wait` it returns when the job has ended and its
     /// status is the job's (for an array, the highest of its tasks').
-    func sbatch(_ arguments: [String], directory: URL? = nil, timeout: TimeInterval = 300) throws -> TiltboxBinary.Result {
+    func sbatch(_ arguments: [String], directory: URL? = nil, timeout: TimeInterval = 300) throws
+        -> TiltboxBinary.Result
+    {
         try command("sbatch", arguments, directory: directory ?? self.directory.url, timeout: timeout)
     }
 
@@ -129,7 +135,8 @@ final class SlurmCluster {
             guard let pid = pid_t(name), pid != getpid() else { return nil }
             for file in ["cmdline", "environ"] {
                 if let data = FileManager.default.contents(atPath: "/proc/\(pid)/\(file)"),
-                   data.range(of: marker) != nil {
+                    data.range(of: marker) != nil
+                {
                     return pid
                 }
             }
@@ -152,20 +159,23 @@ final class SlurmCluster {
         let deadline = Date().addingTimeInterval(timeout)
         let fileManager = FileManager.default
         for folder in ["munge", "state", "spool", "log"] {
-            try fileManager.createDirectory(atPath: directory.path(folder), withIntermediateDirectories: true,
-                                            attributes: [.posixPermissions: 0o700])
+            try fileManager.createDirectory(
+                atPath: directory.path(folder), withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
         }
         try writeMungeKey(directory.path("munge/munge.key"))
         try Data(configuration(extra: extraConfiguration).utf8).write(to: URL(fileURLWithPath: configPath))
 
-        try launch("munged", package: "munge", [
-            "--foreground", "--force",
-            "--socket=\(mungeSocket)",
-            "--key-file=\(directory.path("munge/munge.key"))",
-            "--pid-file=\(directory.path("munge/munged.pid"))",
-            "--log-file=\(directory.path("log/munged.file.log"))",
-            "--seed-file=\(directory.path("munge/munged.seed"))",
-        ])
+        try launch(
+            "munged", package: "munge",
+            [
+                "--foreground", "--force",
+                "--socket=\(mungeSocket)",
+                "--key-file=\(directory.path("munge/munge.key"))",
+                "--pid-file=\(directory.path("munge/munged.pid"))",
+                "--log-file=\(directory.path("log/munged.file.log"))",
+                "--seed-file=\(directory.path("munge/munged.seed"))",
+            ])
         try waitUntil(deadline, "munged to create its socket \(mungeSocket)") {
             fileManager.fileExists(atPath: mungeSocket)
         }
@@ -223,8 +233,9 @@ final class SlurmCluster {
     private func launch(_ name: String, package: String, _ arguments: [String]) throws {
         let executable = try ExternalCommand.executable(name, package: package)
         let log = directory.path("log/\(name).log")
-        let process = try ChildProcess(executable, arguments, stdout: log, stderr: log, environment: environment,
-                                       directory: directory.url)
+        let process = try ChildProcess(
+            executable, arguments, stdout: log, stderr: log, environment: environment,
+            directory: directory.url)
         daemons.append(Daemon(name: name, process: process, log: log))
     }
 
@@ -234,7 +245,9 @@ final class SlurmCluster {
         while true {
             if condition() { return }
             if let dead = daemons.first(where: { !$0.process.isRunning }) {
-                throw StartFailed(folder: directory.url.path, description: "\(dead.name) \(dead.process.state) while waiting for \(what)")
+                throw StartFailed(
+                    folder: directory.url.path,
+                    description: "\(dead.name) \(dead.process.state) while waiting for \(what)")
             }
             if Date() >= deadline {
                 throw StartFailed(folder: directory.url.path, description: "timed out waiting for \(what)")
@@ -266,9 +279,9 @@ final class SlurmCluster {
         var ports: [Int] = []
         for _ in 0..<count {
             #if canImport(Glibc)
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+                let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             #else
-            let fd = socket(AF_INET, SOCK_STREAM, 0)
+                let fd = socket(AF_INET, SOCK_STREAM, 0)
             #endif
             guard fd >= 0 else { throw POSIXError(.EMFILE) }
             sockets.append(fd)
@@ -291,9 +304,9 @@ final class SlurmCluster {
     /// True when a TCP port can be bound on this host (nothing listens on it any more).
     static func portIsFree(_ port: Int) -> Bool {
         #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
+            let fd = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard fd >= 0 else { return false }
         defer { close(fd) }

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Conventions on a real terminal (tmux): a run with an output file is headless, `--exit-at-end`
@@ -17,13 +17,16 @@ import Darwin
         try #require(TmuxSession.isAvailable, "tmux is needed (make test installs it)")
         let directory = try TemporaryDirectory()
         let trace = directory.path("pile.jsonl")
-        let session = try TmuxSession(command: "\(Self.binary) run \(PackageFiles.scenario("pile-100.json")) --trace \(trace)",
-                                      directory: directory)
+        let session = try TmuxSession(
+            command: "\(Self.binary) run \(PackageFiles.scenario("pile-100.json")) --trace \(trace)",
+            directory: directory)
         #expect(try session.display("#{alternate_on}") == "0", "the live view took the screen")
         let status = session.exitStatus(within: 120)
         #expect(status == 0, "the run did not finish by itself (exit status \(status.map(String.init) ?? "none"))")
         let screen = try session.capture()
-        #expect(screen.contains("outcome:        complete") && screen.contains("digest:"), "no summary on screen:\n\(screen)")
+        #expect(
+            screen.contains("outcome:        complete") && screen.contains("digest:"),
+            "no summary on screen:\n\(screen)")
         #expect(!screen.containsBraille, "the live view was drawn:\n\(screen)")
         let end = try #require(try JSONLines.objects(file: trace).last)
         #expect(end["end"] as? String == "complete", "\(end)")
@@ -33,7 +36,8 @@ import Darwin
         try #require(TmuxSession.isAvailable, "tmux is needed (make test installs it)")
         let directory = try TemporaryDirectory()
         let session = try TmuxSession(
-            command: "\(Self.binary) run \(PackageFiles.scenario("free-fall.json")) --duration 0.5 --exit-at-end", directory: directory)
+            command: "\(Self.binary) run \(PackageFiles.scenario("free-fall.json")) --duration 0.5 --exit-at-end",
+            directory: directory)
         #expect(session.exitStatus(within: Patience.generous) == 0)
         let screen = try session.capture()
         #expect(screen.contains("tiltbox: 60 steps, 0.5 s simulated"), "no closing line:\n\(screen)")
@@ -61,9 +65,13 @@ import Darwin
     /// The live view's screen, with escapes, a moment after crates appear; then quits.
     private func liveScreen(environment: String) throws -> String {
         let directory = try TemporaryDirectory()
-        let session = try TmuxSession(command: "\(environment) \(Self.binary) run \(PackageFiles.scenario("pile-100.json"))",
-                                      directory: directory)
-        #expect(try session.wait(seconds: Patience.generous) { try session.capture().containsBraille && session.capture().contains("fps") })
+        let session = try TmuxSession(
+            command: "\(environment) \(Self.binary) run \(PackageFiles.scenario("pile-100.json"))",
+            directory: directory)
+        #expect(
+            try session.wait(seconds: Patience.generous) {
+                try session.capture().containsBraille && session.capture().contains("fps")
+            })
         let screen = try session.capture(escapes: true)
         try session.send("q")
         #expect(session.exitStatus(within: Patience.generous) == 0)

@@ -20,25 +20,40 @@ import Testing
     static let cases: [Case] = [
         Case(name: "empty file", file: "empty.csv", contents: "", expect: ["empty"]),
         Case(name: "header matching no format", file: "odd.csv", contents: "time,ax,ay\n0,0,-1\n", expect: [":1"]),
-        Case(name: "decreasing time", file: "back.csv", contents: "t,x,y\n0,0,-1\n2,0,-1\n1.5,0,-1\n", expect: [":4", "decreasing"]),
+        Case(
+            name: "decreasing time", file: "back.csv", contents: "t,x,y\n0,0,-1\n2,0,-1\n1.5,0,-1\n",
+            expect: [":4", "decreasing"]),
         Case(name: "non-numeric cell", file: "word.csv", contents: "t,x,y\n0,0,-1\n0.5,abc,-1\n", expect: [":3"]),
         Case(name: "missing column", file: "short.csv", contents: "t,x,y\n0,0,-1\n0.5,0\n", expect: [":3"]),
         Case(name: "non-finite value", file: "inf.csv", contents: "t,x,y\n0,0,-1\n0.5,inf,-1\n", expect: [":3"]),
-        Case(name: "unknown curve name",
-             file: "curve.json", contents: keyframeHeader + #"{"t": 0, "gravity": [0, -1]}, {"t": 1, "gravity": [1, 0], "curve": "easyIn"}]}"#,
-             expect: ["keyframes[1].curve", "easyIn"]),
-        Case(name: "Bézier x outside [0, 1]",
-             file: "bezier.json", contents: keyframeHeader + #"{"t": 0, "gravity": [0, -1]}, {"t": 1, "gravity": [1, 0], "curve": {"cubicBezier": [1.5, 0, 0.5, 1]}}]}"#,
-             expect: ["keyframes[1].curve"]),
-        Case(name: "keyframes not sorted by time",
-             file: "order.json", contents: keyframeHeader + #"{"t": 2, "gravity": [0, -1]}, {"t": 1, "gravity": [1, 0]}]}"#,
-             expect: ["keyframes[1]"]),
-        Case(name: "non-finite keyframe value",
-             file: "huge.json", contents: keyframeHeader + #"{"t": 0, "gravity": [1e999, -1]}]}"#,
-             expect: ["keyframes[0]"]),
-        Case(name: "JSON syntax error", file: "broken.json", contents: "{\"format\": \"tiltbox-tilt/1\",\n  \"keyframes\": [\n", expect: [":3:"]),
-        Case(name: "zip with nothing recognised", file: "nothing.zip", fixture: "nothing.zip", expect: ["no recognised"]),
-        Case(name: "linear acceleration export", file: "linear.csv", fixture: "phyphox-linear.csv", expect: ["gravity"]),
+        Case(
+            name: "unknown curve name",
+            file: "curve.json",
+            contents: keyframeHeader
+                + #"{"t": 0, "gravity": [0, -1]}, {"t": 1, "gravity": [1, 0], "curve": "easyIn"}]}"#,
+            expect: ["keyframes[1].curve", "easyIn"]),
+        Case(
+            name: "Bézier x outside [0, 1]",
+            file: "bezier.json",
+            contents: keyframeHeader
+                + #"{"t": 0, "gravity": [0, -1]}, {"t": 1, "gravity": [1, 0], "curve": {"cubicBezier": [1.5, 0, 0.5, 1]}}]}"#,
+            expect: ["keyframes[1].curve"]),
+        Case(
+            name: "keyframes not sorted by time",
+            file: "order.json",
+            contents: keyframeHeader + #"{"t": 2, "gravity": [0, -1]}, {"t": 1, "gravity": [1, 0]}]}"#,
+            expect: ["keyframes[1]"]),
+        Case(
+            name: "non-finite keyframe value",
+            file: "huge.json", contents: keyframeHeader + #"{"t": 0, "gravity": [1e999, -1]}]}"#,
+            expect: ["keyframes[0]"]),
+        Case(
+            name: "JSON syntax error", file: "broken.json",
+            contents: "{\"format\": \"tiltbox-tilt/1\",\n  \"keyframes\": [\n", expect: [":3:"]),
+        Case(
+            name: "zip with nothing recognised", file: "nothing.zip", fixture: "nothing.zip", expect: ["no recognised"]),
+        Case(
+            name: "linear acceleration export", file: "linear.csv", fixture: "phyphox-linear.csv", expect: ["gravity"]),
     ]
 
     static let fixtures = PackageFiles.root.appendingPathComponent("Tests/InputTests/Fixtures")
@@ -70,21 +85,30 @@ import Testing
         let directory = try TemporaryDirectory()
         for export in ["phyphox.zip", "sensorlogger.zip", "sensorlogger-android"] {
             let path = Self.fixtures.appendingPathComponent(export).path
-            let run = try TiltboxBinary.run(["run", PackageFiles.scenario("rocking.json"), "--tilt", path, "--duration", "1"], in: directory)
+            let run = try TiltboxBinary.run(
+                ["run", PackageFiles.scenario("rocking.json"), "--tilt", path, "--duration", "1"], in: directory)
             #expect(run.status == 0, "\(export): \(run.stderr)")
             let validate = try TiltboxBinary.run(["validate", path], in: directory)
-            #expect(validate.status == 0 && validate.stdout.hasPrefix("ok: "), "\(export): \(validate.stdout) \(validate.stderr)")
+            #expect(
+                validate.status == 0 && validate.stdout.hasPrefix("ok: "),
+                "\(export): \(validate.stdout) \(validate.stderr)")
         }
     }
 
     @Test func tiltCommandPrintsTheWorldGravityAsCSV() throws {
         let directory = try TemporaryDirectory()
-        let result = try TiltboxBinary.run(["tilt", PackageFiles.scenario("tilt/rock.json"), "--every", "1.5"], in: directory)
+        let result = try TiltboxBinary.run(
+            ["tilt", PackageFiles.scenario("tilt/rock.json"), "--every", "1.5"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         // Keyframes (in g, portrait, g = 980): (0,-1) at 0 s, (0.64,-0.77) at 1.5 s, (-0.64,-0.77) at 3 s, ...
-        #expect(result.stdoutLines == ["t,gx,gy", "0,0,-980", "1.5,627.2,-754.6", "3,-627.2,-754.6",
-                                       "4.5,627.2,-754.6", "6,-627.2,-754.6", "7.5,0,-980"])
-        let landscape = try TiltboxBinary.run(["tilt", PackageFiles.scenario("tilt/rock.json"), "--every", "10", "--orientation", "landscapeRight"], in: directory)
+        #expect(
+            result.stdoutLines == [
+                "t,gx,gy", "0,0,-980", "1.5,627.2,-754.6", "3,-627.2,-754.6",
+                "4.5,627.2,-754.6", "6,-627.2,-754.6", "7.5,0,-980",
+            ])
+        let landscape = try TiltboxBinary.run(
+            ["tilt", PackageFiles.scenario("tilt/rock.json"), "--every", "10", "--orientation", "landscapeRight"],
+            in: directory)
         // landscapeRight maps device (X, Y) to world (Y, −X): (0, −1) → (−1, 0) → (−980, 0).
         #expect(landscape.stdoutLines == ["t,gx,gy", "0,-980,0"])
     }

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The built `tiltbox` executable, run as a child process the way a user or CI runs it.
@@ -88,8 +88,10 @@ enum TiltboxBinary {
     /// Starts `tiltbox arguments...` with standard output and error going to the given
     /// files (or to `stdoutTo` / `stderrTo` when given) and standard input from `/dev/null`;
     /// `environment` adds to (or overrides) this process's environment.
-    static func start(_ arguments: [String], stdout: URL, stderr: URL, environment: [String: String] = [:],
-                      stdoutTo: Destination? = nil, stderrTo: Destination? = nil) throws -> Process {
+    static func start(
+        _ arguments: [String], stdout: URL, stderr: URL, environment: [String: String] = [:],
+        stdoutTo: Destination? = nil, stderrTo: Destination? = nil
+    ) throws -> Process {
         _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
         _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
         let process = Process()
@@ -129,18 +131,23 @@ enum TiltboxBinary {
 
     /// Runs `tiltbox arguments...` to the end and returns its exit status and output.
     /// A stream sent to a `Destination` instead of being captured comes back empty.
-    static func run(_ arguments: [String], in directory: TemporaryDirectory, environment: [String: String] = [:],
-                    stdoutTo: Destination? = nil, stderrTo: Destination? = nil) throws -> Result {
+    static func run(
+        _ arguments: [String], in directory: TemporaryDirectory, environment: [String: String] = [:],
+        stdoutTo: Destination? = nil, stderrTo: Destination? = nil
+    ) throws -> Result {
         let name = UUID().uuidString
         let out = directory.url.appendingPathComponent("\(name).stdout")
         let err = directory.url.appendingPathComponent("\(name).stderr")
-        let process = try start(arguments, stdout: out, stderr: err, environment: environment,
-                                stdoutTo: stdoutTo, stderrTo: stderrTo)
+        let process = try start(
+            arguments, stdout: out, stderr: err, environment: environment,
+            stdoutTo: stdoutTo, stderrTo: stderrTo)
         process.waitUntilExit()
-        #expect(process.terminationReason == .exit,
-                "tiltbox \(arguments.joined(separator: " ")) died of signal \(process.terminationStatus)")
-        let result = Result(status: process.terminationStatus,
-                            stdoutData: try Data(contentsOf: out), stderrData: try Data(contentsOf: err))
+        #expect(
+            process.terminationReason == .exit,
+            "tiltbox \(arguments.joined(separator: " ")) died of signal \(process.terminationStatus)")
+        let result = Result(
+            status: process.terminationStatus,
+            stdoutData: try Data(contentsOf: out), stderrData: try Data(contentsOf: err))
         try? FileManager.default.removeItem(at: out)
         try? FileManager.default.removeItem(at: err)
         return result

@@ -14,7 +14,8 @@ final class TmuxSession {
     init(command: String, columns: Int = 100, rows: Int = 30, directory: TemporaryDirectory) throws {
         self.directory = directory
         socket = "tiltbox-test-\(UUID().uuidString.prefix(8))"
-        let script = "\(command); echo $? > \(directory.path("exit-status")); stty -a > \(directory.path("stty")); sleep 60"
+        let script =
+            "\(command); echo $? > \(directory.path("exit-status")); stty -a > \(directory.path("stty")); sleep 60"
         try Self.tmux(["-L", socket, "new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", script])
     }
 

@@ -8,23 +8,32 @@ import Testing
     /// A short trace of crate-stack and its lines.
     static func trace(_ directory: TemporaryDirectory) throws -> (path: String, lines: [String]) {
         let path = directory.path("base.jsonl")
-        let run = try TiltboxBinary.run(["run", PackageFiles.scenario("crate-stack.json"), "--duration", "0.1",
-                                         "--trace", path, "--view", "none"], in: directory)
+        let run = try TiltboxBinary.run(
+            [
+                "run", PackageFiles.scenario("crate-stack.json"), "--duration", "0.1",
+                "--trace", path, "--view", "none",
+            ], in: directory)
         try #require(run.status == 0, "\(run.stderr)")
         return (path, try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init))
     }
 
     /// The commands that read `bad`: diff (both sides), verify, render.
     static func readers(_ bad: String, _ good: String, _ directory: TemporaryDirectory) -> [[String]] {
-        [["diff", bad, good], ["diff", good, bad], ["verify", PackageFiles.scenario("crate-stack.json"), "--against", bad],
-         ["render", bad, "--svg", directory.path("out.svg")]]
+        [
+            ["diff", bad, good], ["diff", good, bad],
+            ["verify", PackageFiles.scenario("crate-stack.json"), "--against", bad],
+            ["render", bad, "--svg", directory.path("out.svg")],
+        ]
     }
 
-    static func expectRefused(_ bad: String, _ good: String, in directory: TemporaryDirectory, saying expected: String,
-                              sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectRefused(
+        _ bad: String, _ good: String, in directory: TemporaryDirectory, saying expected: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         for arguments in readers(bad, good, directory) {
             let result = try TiltboxBinary.run(arguments, in: directory)
-            #expect(result.status == 2, "\(arguments): \(result.status) \(result.stderr)", sourceLocation: sourceLocation)
+            #expect(
+                result.status == 2, "\(arguments): \(result.status) \(result.stderr)", sourceLocation: sourceLocation)
             #expect(result.stderr.contains(expected), "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
         }
     }
@@ -45,7 +54,8 @@ import Testing
         let (good, lines) = try Self.trace(directory)
         var edited = lines
         try #require(edited[0].contains(#""world":{"size":[480,320]}"#))
-        edited[0] = edited[0].replacingOccurrences(of: #""world":{"size":[480,320]}"#, with: #""world":{"size":[480,1e400]}"#)
+        edited[0] = edited[0].replacingOccurrences(
+            of: #""world":{"size":[480,320]}"#, with: #""world":{"size":[480,1e400]}"#)
         let bad = try directory.write("bad.jsonl", edited.joined(separator: "\n") + "\n")
         try Self.expectRefused(bad, good, in: directory, saying: "bad.jsonl:1:")
         try Self.expectRefused(bad, good, in: directory, saying: "world.size[1]: must be a finite number")

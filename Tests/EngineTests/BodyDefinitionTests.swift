@@ -1,4 +1,5 @@
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// One body owner and typed joint kinds (issue 24): a world's bodies are one list, crates
@@ -37,7 +38,8 @@ import Testing
     @Test func aJointKindIsAngularExactlyWhenItsParametersHaveNoAnchors() {
         let examples: [JointParameters] = [
             .pin(anchorA: .zero, anchorB: Vec2(1, 0)), .pivot(.world(.zero)), .pivot(.local(a: .zero, b: .zero)),
-            .slide(anchorA: .zero, anchorB: .zero, min: 0, max: 1), .groove(grooveA: .zero, grooveB: Vec2(1, 0), anchorB: .zero),
+            .slide(anchorA: .zero, anchorB: .zero, min: 0, max: 1),
+            .groove(grooveA: .zero, grooveB: Vec2(1, 0), anchorB: .zero),
             .dampedSpring(anchorA: .zero, anchorB: .zero, restLength: 1, stiffness: 1, damping: 1),
             .dampedRotarySpring(restAngle: 0, stiffness: 1, damping: 1), .rotaryLimit(min: 0, max: 1),
             .ratchet(phase: 0, ratchet: 1), .gear(phase: 0, ratio: 1), .simpleMotor(rate: 1),

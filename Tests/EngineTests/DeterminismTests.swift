@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// Runs are pure functions of the scenario and its gravity input: the same digest every
@@ -24,8 +25,10 @@ import Testing
     /// The scenario's gravity track: its tilt file when it has one, else constant gravity.
     static func track(for scenario: Scenario) throws -> any GravityTrack {
         guard let tilt = scenario.tilt else { return ConstantGravity(scenario.world.gravity) }
-        return try TiltFile.load(path: tilt.file, orientation: tilt.orientation,
-                                 g: tilt.g ?? scenario.world.gravity.length).track
+        return try TiltFile.load(
+            path: tilt.file, orientation: tilt.orientation,
+            g: tilt.g ?? scenario.world.gravity.length
+        ).track
     }
 
     /// Keeps every record a run emits, as bit patterns.
@@ -40,13 +43,17 @@ import Testing
         var records: [Record] = []
 
         func record(step: Int, time: Double, gravity: Vec2, states: UnsafeBufferPointer<Double>) throws {
-            records.append(Record(step: step, time: time.bitPattern, gravity: [gravity.x.bitPattern, gravity.y.bitPattern],
-                                  states: states.map(\.bitPattern)))
+            records.append(
+                Record(
+                    step: step, time: time.bitPattern, gravity: [gravity.x.bitPattern, gravity.y.bitPattern],
+                    states: states.map(\.bitPattern)))
         }
     }
 
     /// Runs `scenario` to the end on `profile`'s clock; returns the records and the simulation.
-    static func collect(_ scenario: Scenario, frames profile: FrameProfile) throws -> ([RecordCollector.Record], RunSession) {
+    static func collect(_ scenario: Scenario, frames profile: FrameProfile) throws -> (
+        [RecordCollector.Record], RunSession
+    ) {
         let collector = RecordCollector()
         let simulation = RunSession(scenario: scenario, track: try track(for: scenario), sinks: [collector])
         var clock = profile.makeClock()
@@ -93,7 +100,8 @@ import Testing
             let (records, simulation) = try Self.collect(scenario, frames: profile)
             #expect(records.count == reference.count, "\(name) on \(profile)")
             if let index = zip(reference, records).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
-                Issue.record("\(name) on \(profile): record \(index) (step \(reference[index].step)) differs from steady:60")
+                Issue.record(
+                    "\(name) on \(profile): record \(index) (step \(reference[index].step)) differs from steady:60")
             }
             if case .stall = profile {
                 // 0.5 s at 120 Hz owes 60 steps; the frame may take 8, so about 52 are dropped.
@@ -111,8 +119,10 @@ import Testing
         try #require(finals.count == 10)
         let displacements = finals.map { ($0.spec.id, ($0.state.position - $0.spec.position).length) }
         let worst = try #require(displacements.max { $0.1 < $1.1 })
-        let table = finals.map { "\($0.spec.id): start \($0.spec.position) end \($0.state.position) angle \($0.state.angle)" }
-            .joined(separator: "\n")
+        let table = finals.map {
+            "\($0.spec.id): start \($0.spec.position) end \($0.state.position) angle \($0.state.angle)"
+        }
+        .joined(separator: "\n")
         #expect(worst.1 <= 1, "max displacement \(worst.1) units (crate \(worst.0)):\n\(table)")
     }
 
@@ -130,9 +140,11 @@ import Testing
         let fastest = try #require(finals.max { $0.state.velocity.length < $1.state.velocity.length })
         let spinniest = try #require(finals.max { abs($0.state.angularVelocity) < abs($1.state.angularVelocity) })
         let moving = finals.filter { $0.state.velocity.length >= 5 }.count
-        #expect(fastest.state.velocity.length < 5,
-                "\(moving) crates at 5 units/s or more; fastest \(fastest.spec.id): |v| = \(fastest.state.velocity.length)")
-        #expect(abs(spinniest.state.angularVelocity) < 0.5,
-                "fastest spin \(spinniest.spec.id): w = \(spinniest.state.angularVelocity)")
+        #expect(
+            fastest.state.velocity.length < 5,
+            "\(moving) crates at 5 units/s or more; fastest \(fastest.spec.id): |v| = \(fastest.state.velocity.length)")
+        #expect(
+            abs(spinniest.state.angularVelocity) < 0.5,
+            "fastest spin \(spinniest.spec.id): w = \(spinniest.state.angularVelocity)")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// Issue 23's run-time guards and engine fixes, in this process: a Chipmunk abort here
@@ -9,9 +10,9 @@ import Testing
 
     static func hashWorld() throws -> World {
         let text = """
-        {"format": "tiltbox-scenario/1", "world": {"size": [100, 100], "spatialIndex": {"hash": {"cellSize": 1, "count": 100}}},
-         "walls": {"box": false}, "crates": [{"id": "c", "position": [50, 50], "size": [2, 2]}]}
-        """
+            {"format": "tiltbox-scenario/1", "world": {"size": [100, 100], "spatialIndex": {"hash": {"cellSize": 1, "count": 100}}},
+             "walls": {"box": false}, "crates": [{"id": "c", "position": [50, 50], "size": [2, 2]}]}
+            """
         return World(scenario: try ScenarioLoader.parse(text: text, file: "h.json", baseDirectory: nil))
     }
 
@@ -36,9 +37,9 @@ import Testing
 
     @Test func theBoundingBoxTreeHasNoIndexLimit() throws {
         let text = """
-        {"format": "tiltbox-scenario/1", "world": {"size": [100, 100]}, "walls": {"box": false},
-         "crates": [{"id": "c", "position": [50, 50], "size": [2, 2]}]}
-        """
+            {"format": "tiltbox-scenario/1", "world": {"size": [100, 100]}, "walls": {"box": false},
+             "crates": [{"id": "c", "position": [50, 50], "size": [2, 2]}]}
+            """
         let world = World(scenario: try ScenarioLoader.parse(text: text, file: "b.json", baseDirectory: nil))
         #expect(Self.divergence(in: world, x: -1e99) == nil)
         #expect(Self.divergence(in: world, x: -1e101)?.indexLimit == nil)
@@ -56,8 +57,9 @@ import Testing
             name: "tiny", world: WorldSettings(size: Vec2(100, 100)), duration: 1,
             bodies: [BodySpec(id: "tiny", position: Vec2(50, 50), shapes: [shape])],
             joints: [JointSpec(parameters: .pivot(.world(Vec2(50, 50))), a: .body("tiny"), b: .world)])
-        let summary = try ScenarioRunner.run(scenario: scenario, track: ConstantGravity(scenario.world.gravity),
-                                             options: RunOptions(), tracePath: nil, shouldStop: { false })
+        let summary = try ScenarioRunner.run(
+            scenario: scenario, track: ConstantGravity(scenario.world.gravity),
+            options: RunOptions(), tracePath: nil, shouldStop: { false })
         guard case .diverged(let step, let divergence) = summary.outcome else {
             Issue.record("expected a divergence, got \(summary.outcome)")
             return
@@ -93,28 +95,34 @@ import Testing
         let error = try #require(throws: InputError.self) {
             try ScenarioLoader.parse(text: Self.touchingKinematic(threshold: "0"), file: "k.json", baseDirectory: nil)
         }
-        #expect(error.path == "world.sleepTimeThreshold" && error.reason.contains("kinematic body (\"platform\")"),
-                "\(error)")
+        #expect(
+            error.path == "world.sleepTimeThreshold" && error.reason.contains("kinematic body (\"platform\")"),
+            "\(error)")
         let withoutKinematic = """
             {"format": "tiltbox-scenario/1", "world": {"size": [400, 200], "sleepTimeThreshold": 0},
              "crates": [{"id": "rider", "position": [100, 56], "size": [20, 20]}]}
             """
-        #expect(throws: Never.self) { try ScenarioLoader.parse(text: withoutKinematic, file: "d.json", baseDirectory: nil) }
+        #expect(throws: Never.self) {
+            try ScenarioLoader.parse(text: withoutKinematic, file: "d.json", baseDirectory: nil)
+        }
     }
 
     // MARK: - Chipmunk's messages
 
     @Test func capturedMessagesAreCountedAndTheFirstIsKeptWhole() {
         var diagnostics = EngineDiagnostics()
-        let text = "Chipmunk warning: High EPA iterations: 26\n\tFailed condition: iteration < WARN_EPA_ITERATIONS\n"
+        let text =
+            "Chipmunk warning: High EPA iterations: 26\n\tFailed condition: iteration < WARN_EPA_ITERATIONS\n"
             + "\tSource:./src/cpCollision.c:329\nChipmunk warning: High GJK iterations: 31\n\tFailed condition: x\n\tSource:y:1\n"
         ChipmunkMessageCapture.record(text, step: 7, into: &diagnostics)
         ChipmunkMessageCapture.record("Chipmunk warning: again\n\tSource:z:2\n", step: 9, into: &diagnostics)
         #expect(diagnostics.count == 3)
         #expect(diagnostics.firstStep == 7)
-        #expect(diagnostics.first == "Chipmunk warning: High EPA iterations: 26; Failed condition: iteration < "
+        #expect(
+            diagnostics.first == "Chipmunk warning: High EPA iterations: 26; Failed condition: iteration < "
                 + "WARN_EPA_ITERATIONS; Source:./src/cpCollision.c:329")
-        #expect(diagnostics.summary?.hasPrefix("Chipmunk printed 3 diagnostic messages; the first during step 7: ") == true)
+        #expect(
+            diagnostics.summary?.hasPrefix("Chipmunk printed 3 diagnostic messages; the first during step 7: ") == true)
         #expect(EngineDiagnostics().summary == nil)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// A lone crate under constant gravity, far from every wall, against a plain Swift replay

@@ -31,7 +31,7 @@ import Tiltbox
         let source = try String(contentsOfFile: #filePath, encoding: .utf8)
         let lines = source.components(separatedBy: "\n")
         guard let begin = lines.firstIndex(where: { $0.hasSuffix("// BEGIN getting-started") }),
-              let end = lines.firstIndex(where: { $0.hasSuffix("// END getting-started") }), begin < end
+            let end = lines.firstIndex(where: { $0.hasSuffix("// END getting-started") }), begin < end
         else { return "" }
         return lines[(begin + 1)..<end].map { String($0.dropFirst(8)) }.joined(separator: "\n")
     }
@@ -41,7 +41,7 @@ import Tiltbox
         let text = try String(contentsOf: file, encoding: .utf8)
         let lines = text.components(separatedBy: "\n")
         guard let open = lines.firstIndex(of: "```swift"),
-              let close = lines[(open + 1)...].firstIndex(of: "```")
+            let close = lines[(open + 1)...].firstIndex(of: "```")
         else { return "" }
         return lines[(open + 1)..<close].joined(separator: "\n")
     }

@@ -1,6 +1,7 @@
 import CReferenceJoints
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// One scene per joint kind, read from scenario JSON like a user's file, stepped 600 times
@@ -27,9 +28,9 @@ import Testing
     /// A 480 × 320 box (default walls and gravity) with `crates` and `joints`.
     static func scene(_ name: String, crates: String, joints: String) throws -> Scenario {
         let text = """
-        {"format": "tiltbox-scenario/1", "name": "\(name)", "world": {"size": [480, 320]},
-         "crates": [\(crates)], "joints": [\(joints)]}
-        """
+            {"format": "tiltbox-scenario/1", "name": "\(name)", "world": {"size": [480, 320]},
+             "crates": [\(crates)], "joints": [\(joints)]}
+            """
         return try ScenarioLoader.parse(text: text, file: "\(name).json", baseDirectory: nil)
     }
 
@@ -38,99 +39,129 @@ import Testing
         switch kind {
         case "pin":
             // A double pendulum of pins hung from the world, the second pin not colliding.
-            return try scene("pin", crates: """
-                {"id": "p0", "position": [300, 220], "size": [30, 30]},
-                {"id": "p1", "position": [360, 160], "size": [24, 24], "angle": 0.3}
-                """, joints: """
-                {"pin": {"a": "static", "b": "p0", "anchorA": [240, 300], "anchorB": [10, 10]}},
-                {"pin": {"a": "p0", "b": "p1", "anchorA": [0, -10], "anchorB": [0, 10], "collideBodies": false}}
-                """)
+            return try scene(
+                "pin",
+                crates: """
+                    {"id": "p0", "position": [300, 220], "size": [30, 30]},
+                    {"id": "p1", "position": [360, 160], "size": [24, 24], "angle": 0.3}
+                    """,
+                joints: """
+                    {"pin": {"a": "static", "b": "p0", "anchorA": [240, 300], "anchorB": [10, 10]}},
+                    {"pin": {"a": "p0", "b": "p1", "anchorA": [0, -10], "anchorB": [0, 10], "collideBodies": false}}
+                    """)
         case "pivot":
             // A chain: world pivot to the world, world pivot between crates, local anchors.
-            return try scene("pivot", crates: """
-                {"id": "v0", "position": [200, 250], "size": [36, 12]},
-                {"id": "v1", "position": [240, 250], "size": [36, 12]},
-                {"id": "v2", "position": [280, 250], "size": [36, 12], "velocity": [0, 200]}
-                """, joints: """
-                {"pivot": {"a": "static", "b": "v0", "anchor": [180, 250]}},
-                {"pivot": {"a": "v0", "b": "v1", "anchor": [220, 250], "errorBias": 0.01, "collideBodies": false}},
-                {"pivot": {"a": "v1", "b": "v2", "anchorA": [20, 0], "anchorB": [-20, 0], "maxBias": 500,
-                           "collideBodies": false}}
-                """)
+            return try scene(
+                "pivot",
+                crates: """
+                    {"id": "v0", "position": [200, 250], "size": [36, 12]},
+                    {"id": "v1", "position": [240, 250], "size": [36, 12]},
+                    {"id": "v2", "position": [280, 250], "size": [36, 12], "velocity": [0, 200]}
+                    """,
+                joints: """
+                    {"pivot": {"a": "static", "b": "v0", "anchor": [180, 250]}},
+                    {"pivot": {"a": "v0", "b": "v1", "anchor": [220, 250], "errorBias": 0.01, "collideBodies": false}},
+                    {"pivot": {"a": "v1", "b": "v2", "anchorA": [20, 0], "anchorB": [-20, 0], "maxBias": 500,
+                               "collideBodies": false}}
+                    """)
         case "slide":
-            return try scene("slide", crates: """
-                {"id": "s0", "position": [300, 260], "size": [30, 30]},
-                {"id": "s1", "position": [330, 200], "size": [20, 20]}
-                """, joints: """
-                {"slide": {"a": "static", "b": "s0", "anchorA": [240, 300], "anchorB": [0, 0], "min": 30, "max": 90}},
-                {"slide": {"a": "s0", "b": "s1", "anchorA": [0, -15], "anchorB": [0, 10], "min": 0, "max": 40,
-                           "maxForce": 2000}}
-                """)
+            return try scene(
+                "slide",
+                crates: """
+                    {"id": "s0", "position": [300, 260], "size": [30, 30]},
+                    {"id": "s1", "position": [330, 200], "size": [20, 20]}
+                    """,
+                joints: """
+                    {"slide": {"a": "static", "b": "s0", "anchorA": [240, 300], "anchorB": [0, 0], "min": 30, "max": 90}},
+                    {"slide": {"a": "s0", "b": "s1", "anchorA": [0, -15], "anchorB": [0, 10], "min": 0, "max": 40,
+                               "maxForce": 2000}}
+                    """)
         case "groove":
             // A crate sliding down a groove on the world, another hanging in a groove under it.
-            return try scene("groove", crates: """
-                {"id": "g0", "position": [120, 200], "size": [30, 30]},
-                {"id": "g1", "position": [130, 160], "size": [30, 30]}
-                """, joints: """
-                {"groove": {"a": "static", "b": "g0", "grooveA": [100, 210], "grooveB": [380, 150], "anchorB": [0, 10]}},
-                {"groove": {"a": "g0", "b": "g1", "grooveA": [-40, -40], "grooveB": [40, -40], "anchorB": [0, 0],
-                            "collideBodies": false}}
-                """)
+            return try scene(
+                "groove",
+                crates: """
+                    {"id": "g0", "position": [120, 200], "size": [30, 30]},
+                    {"id": "g1", "position": [130, 160], "size": [30, 30]}
+                    """,
+                joints: """
+                    {"groove": {"a": "static", "b": "g0", "grooveA": [100, 210], "grooveB": [380, 150], "anchorB": [0, 10]}},
+                    {"groove": {"a": "g0", "b": "g1", "grooveA": [-40, -40], "grooveB": [40, -40], "anchorB": [0, 0],
+                                "collideBodies": false}}
+                    """)
         case "dampedSpring":
-            return try scene("dampedSpring", crates: """
-                {"id": "d0", "position": [240, 220], "size": [30, 30]},
-                {"id": "d1", "position": [300, 180], "size": [24, 24]}
-                """, joints: """
-                {"dampedSpring": {"a": "static", "b": "d0", "anchorA": [240, 300], "anchorB": [5, 10],
-                                  "restLength": 60, "stiffness": 40, "damping": 0.5}},
-                {"dampedSpring": {"a": "d0", "b": "d1", "anchorA": [0, -15], "anchorB": [0, 12],
-                                  "restLength": 50, "stiffness": 30, "damping": 1, "maxForce": 20}}
-                """)
+            return try scene(
+                "dampedSpring",
+                crates: """
+                    {"id": "d0", "position": [240, 220], "size": [30, 30]},
+                    {"id": "d1", "position": [300, 180], "size": [24, 24]}
+                    """,
+                joints: """
+                    {"dampedSpring": {"a": "static", "b": "d0", "anchorA": [240, 300], "anchorB": [5, 10],
+                                      "restLength": 60, "stiffness": 40, "damping": 0.5}},
+                    {"dampedSpring": {"a": "d0", "b": "d1", "anchorA": [0, -15], "anchorB": [0, 12],
+                                      "restLength": 50, "stiffness": 30, "damping": 1, "maxForce": 20}}
+                    """)
         case "dampedRotarySpring":
-            return try scene("dampedRotarySpring", crates: """
-                {"id": "r0", "position": [240, 200], "size": [30, 30], "angle": 1},
-                {"id": "r1", "position": [290, 200], "size": [40, 10]}
-                """, joints: """
-                {"pivot": {"a": "static", "b": "r0", "anchor": [240, 200]}},
-                {"dampedRotarySpring": {"a": "r0", "b": "static", "restAngle": 0, "stiffness": 3000, "damping": 20}},
-                {"pivot": {"a": "r0", "b": "r1", "anchor": [270, 200], "collideBodies": false}},
-                {"dampedRotarySpring": {"a": "r0", "b": "r1", "restAngle": 0.5, "stiffness": 1000, "damping": 5,
-                                        "maxForce": 100}}
-                """)
+            return try scene(
+                "dampedRotarySpring",
+                crates: """
+                    {"id": "r0", "position": [240, 200], "size": [30, 30], "angle": 1},
+                    {"id": "r1", "position": [290, 200], "size": [40, 10]}
+                    """,
+                joints: """
+                    {"pivot": {"a": "static", "b": "r0", "anchor": [240, 200]}},
+                    {"dampedRotarySpring": {"a": "r0", "b": "static", "restAngle": 0, "stiffness": 3000, "damping": 20}},
+                    {"pivot": {"a": "r0", "b": "r1", "anchor": [270, 200], "collideBodies": false}},
+                    {"dampedRotarySpring": {"a": "r0", "b": "r1", "restAngle": 0.5, "stiffness": 1000, "damping": 5,
+                                            "maxForce": 100}}
+                    """)
         case "rotaryLimit":
             // A bar pivoted at its side falls until the limit holds it at 0.4 rad.
-            return try scene("rotaryLimit", crates: """
-                {"id": "l0", "position": [240, 200], "size": [60, 20], "angularVelocity": 1}
-                """, joints: """
-                {"pivot": {"a": "static", "b": "l0", "anchor": [265, 200]}},
-                {"rotaryLimit": {"a": "l0", "b": "static", "min": -0.4, "max": 0.4}}
-                """)
+            return try scene(
+                "rotaryLimit",
+                crates: """
+                    {"id": "l0", "position": [240, 200], "size": [60, 20], "angularVelocity": 1}
+                    """,
+                joints: """
+                    {"pivot": {"a": "static", "b": "l0", "anchor": [265, 200]}},
+                    {"rotaryLimit": {"a": "l0", "b": "static", "min": -0.4, "max": 0.4}}
+                    """)
         case "ratchet":
             // A bar pivoted at its side falls (counter-clockwise); the ratchet stops it swinging back.
-            return try scene("ratchet", crates: """
-                {"id": "t0", "position": [240, 170], "size": [60, 20]}
-                """, joints: """
-                {"pivot": {"a": "static", "b": "t0", "anchor": [265, 170]}},
-                {"ratchet": {"a": "t0", "b": "static", "phase": 0, "ratchet": -0.3, "errorBias": 0.2}}
-                """)
+            return try scene(
+                "ratchet",
+                crates: """
+                    {"id": "t0", "position": [240, 170], "size": [60, 20]}
+                    """,
+                joints: """
+                    {"pivot": {"a": "static", "b": "t0", "anchor": [265, 170]}},
+                    {"ratchet": {"a": "t0", "b": "static", "phase": 0, "ratchet": -0.3, "errorBias": 0.2}}
+                    """)
         case "gear":
-            return try scene("gear", crates: """
-                {"id": "w0", "position": [180, 200], "size": [30, 30], "angularVelocity": 4},
-                {"id": "w1", "position": [300, 200], "size": [40, 40]},
-                {"id": "drop", "position": [306, 280], "size": [20, 20]}
-                """, joints: """
-                {"pivot": {"a": "static", "b": "w0", "anchor": [180, 200]}},
-                {"pivot": {"a": "static", "b": "w1", "anchor": [300, 200]}},
-                {"gear": {"a": "w0", "b": "w1", "phase": 0, "ratio": 2}}
-                """)
+            return try scene(
+                "gear",
+                crates: """
+                    {"id": "w0", "position": [180, 200], "size": [30, 30], "angularVelocity": 4},
+                    {"id": "w1", "position": [300, 200], "size": [40, 40]},
+                    {"id": "drop", "position": [306, 280], "size": [20, 20]}
+                    """,
+                joints: """
+                    {"pivot": {"a": "static", "b": "w0", "anchor": [180, 200]}},
+                    {"pivot": {"a": "static", "b": "w1", "anchor": [300, 200]}},
+                    {"gear": {"a": "w0", "b": "w1", "phase": 0, "ratio": 2}}
+                    """)
         default: // simpleMotor
-            return try scene("simpleMotor", crates: """
-                {"id": "m0", "position": [240, 120], "size": [80, 10]},
-                {"id": "m1", "position": [250, 250], "size": [20, 20]}
-                """, joints: """
-                {"pivot": {"a": "static", "b": "m0", "anchor": [240, 120]}},
-                {"simpleMotor": {"a": "m0", "b": "static", "rate": 2, "maxForce": 50000}}
-                """)
+            return try scene(
+                "simpleMotor",
+                crates: """
+                    {"id": "m0", "position": [240, 120], "size": [80, 10]},
+                    {"id": "m1", "position": [250, 250], "size": [20, 20]}
+                    """,
+                joints: """
+                    {"pivot": {"a": "static", "b": "m0", "anchor": [240, 120]}},
+                    {"simpleMotor": {"a": "m0", "b": "static", "rate": 2, "maxForce": 50000}}
+                    """)
         }
     }
 
@@ -142,8 +173,9 @@ import Testing
     @Test(arguments: pymunkKinds)
     func jointMatchesPymunkBitForBit(kind: String) throws {
         let scenario = try Self.scene(for: kind)
-        let tally = try PymunkAgreementTests.compare(scenario, track: ConstantGravity(scenario.world.gravity),
-                                                     steps: Self.steps, every: Self.every)
+        let tally = try PymunkAgreementTests.compare(
+            scenario, track: ConstantGravity(scenario.world.gravity),
+            steps: Self.steps, every: Self.every)
         PymunkAgreementTests.report("joint \(kind), \(Self.steps) steps", tally)
         #expect(tally.compared == 61 * 6 * scenario.crates.count)
         #expect(tally.identical == tally.compared, "\(tally)")
@@ -158,12 +190,15 @@ import Testing
         var firstDifference: String?
         for (i, (a, b)) in zip(ours, theirs).enumerated() {
             compared += 1
-            if a.bitPattern == b.bitPattern { identical += 1 } else if firstDifference == nil {
+            if a.bitPattern == b.bitPattern {
+                identical += 1
+            } else if firstDifference == nil {
                 firstDifference = "value \(i): Tiltbox \(a), C \(b)"
             }
         }
-        print("raw C agreement: joint \(kind), \(Self.steps) steps: \(identical) of \(compared) values bit-identical"
-              + (firstDifference.map { "; first difference \($0)" } ?? ""))
+        print(
+            "raw C agreement: joint \(kind), \(Self.steps) steps: \(identical) of \(compared) values bit-identical"
+                + (firstDifference.map { "; first difference \($0)" } ?? ""))
         #expect(ours.count == theirs.count)
         #expect(compared == 61 * 6 * scenario.crates.count)
         #expect(identical == compared, "\(firstDifference ?? "")")
@@ -174,10 +209,12 @@ import Testing
     @Test(arguments: springKinds)
     func springAgainstPymunkIsReportedNotAsserted(kind: String) throws {
         let scenario = try Self.scene(for: kind)
-        let tally = try PymunkAgreementTests.compare(scenario, track: ConstantGravity(scenario.world.gravity),
-                                                     steps: Self.steps, every: Self.every)
-        PymunkAgreementTests.report("joint \(kind) (pymunk's fork changed the springs; not a reference), "
-                                    + "\(Self.steps) steps", tally)
+        let tally = try PymunkAgreementTests.compare(
+            scenario, track: ConstantGravity(scenario.world.gravity),
+            steps: Self.steps, every: Self.every)
+        PymunkAgreementTests.report(
+            "joint \(kind) (pymunk's fork changed the springs; not a reference), "
+                + "\(Self.steps) steps", tally)
         #expect(tally.compared == 61 * 6 * scenario.crates.count)
     }
 
@@ -190,8 +227,10 @@ import Testing
         let scenario = try ScenarioLoader.load(path: path)
         try #require(scenario.bodies.count == 5 && scenario.joints.count == 5)
         var farthest = -Double.infinity
-        let tally = try PymunkAgreementTests.compare(scenario, track: ConstantGravity(scenario.world.gravity),
-                                                     steps: Self.steps, every: Self.every) { _, world in
+        let tally = try PymunkAgreementTests.compare(
+            scenario, track: ConstantGravity(scenario.world.gravity),
+            steps: Self.steps, every: Self.every
+        ) { _, world in
             farthest = max(farthest, world.states[4].position.x)
         }
         PymunkAgreementTests.report("joint pivot on circle bodies (newtons-cradle), \(Self.steps) steps", tally)
@@ -203,24 +242,25 @@ import Testing
 
     @Test func jointsOnKinematicCircleAndPolygonBodiesMatchPymunkBitForBit() throws {
         let text = """
-        {"format": "tiltbox-scenario/1", "name": "mixed", "world": {"size": [480, 320]},
-         "crates": [{"id": "c0", "position": [290, 200], "size": [20, 20]}],
-         "bodies": [
-           {"id": "paddle", "type": "kinematic", "position": [240, 240], "angularVelocity": 1,
-            "shapes": [{"box": {"size": [80, 8]}}]},
-           {"id": "wheel", "position": [120, 150], "shapes": [{"circle": {"radius": 20, "offset": [6, 0]}, "mass": 2}]},
-           {"id": "wedge", "position": [380, 120],
-            "shapes": [{"polygon": {"vertices": [[-30, -15], [30, -15], [0, 20]]}, "density": 0.01}]}],
-         "joints": [
-           {"pin": {"a": "paddle", "b": "c0", "anchorA": [40, 0], "anchorB": [0, 10]}},
-           {"pivot": {"a": "static", "b": "wheel", "anchor": [120, 150]}},
-           {"simpleMotor": {"a": "wheel", "b": "static", "rate": 3, "maxForce": 100000}},
-           {"pivot": {"a": "static", "b": "wedge", "anchor": [390, 130]}},
-           {"rotaryLimit": {"a": "wedge", "b": "static", "min": -0.3, "max": 0.3}}]}
-        """
+            {"format": "tiltbox-scenario/1", "name": "mixed", "world": {"size": [480, 320]},
+             "crates": [{"id": "c0", "position": [290, 200], "size": [20, 20]}],
+             "bodies": [
+               {"id": "paddle", "type": "kinematic", "position": [240, 240], "angularVelocity": 1,
+                "shapes": [{"box": {"size": [80, 8]}}]},
+               {"id": "wheel", "position": [120, 150], "shapes": [{"circle": {"radius": 20, "offset": [6, 0]}, "mass": 2}]},
+               {"id": "wedge", "position": [380, 120],
+                "shapes": [{"polygon": {"vertices": [[-30, -15], [30, -15], [0, 20]]}, "density": 0.01}]}],
+             "joints": [
+               {"pin": {"a": "paddle", "b": "c0", "anchorA": [40, 0], "anchorB": [0, 10]}},
+               {"pivot": {"a": "static", "b": "wheel", "anchor": [120, 150]}},
+               {"simpleMotor": {"a": "wheel", "b": "static", "rate": 3, "maxForce": 100000}},
+               {"pivot": {"a": "static", "b": "wedge", "anchor": [390, 130]}},
+               {"rotaryLimit": {"a": "wedge", "b": "static", "min": -0.3, "max": 0.3}}]}
+            """
         let scenario = try ScenarioLoader.parse(text: text, file: "mixed.json", baseDirectory: nil)
-        let tally = try PymunkAgreementTests.compare(scenario, track: ConstantGravity(scenario.world.gravity),
-                                                     steps: Self.steps, every: Self.every)
+        let tally = try PymunkAgreementTests.compare(
+            scenario, track: ConstantGravity(scenario.world.gravity),
+            steps: Self.steps, every: Self.every)
         PymunkAgreementTests.report("joints on kinematic, circle and polygon bodies, \(Self.steps) steps", tally)
         #expect(tally.compared == 61 * 6 * 4)
         #expect(tally.identical == tally.compared, "\(tally)")
@@ -256,20 +296,23 @@ import Testing
 
     static func rawChipmunkStates(_ scenario: Scenario) throws -> [Double] {
         let segments = scenario.allSegments.map {
-            reference_segment(ax: $0.from.x, ay: $0.from.y, bx: $0.to.x, by: $0.to.y, radius: $0.radius,
-                              friction: $0.friction, elasticity: $0.elasticity)
+            reference_segment(
+                ax: $0.from.x, ay: $0.from.y, bx: $0.to.x, by: $0.to.y, radius: $0.radius,
+                friction: $0.friction, elasticity: $0.elasticity)
         }
         let crates = scenario.crates.map {
-            reference_crate(x: $0.position.x, y: $0.position.y, width: $0.size.x, height: $0.size.y, angle: $0.angle,
-                            mass: $0.mass, friction: $0.friction, elasticity: $0.elasticity, vx: $0.velocity.x,
-                            vy: $0.velocity.y, spin: $0.angularVelocity)
+            reference_crate(
+                x: $0.position.x, y: $0.position.y, width: $0.size.x, height: $0.size.y, angle: $0.angle,
+                mass: $0.mass, friction: $0.friction, elasticity: $0.elasticity, vx: $0.velocity.x,
+                vy: $0.velocity.y, spin: $0.angularVelocity)
         }
         let joints = try scenario.joints.map { try referenceJoint($0, in: scenario) }
         let g = scenario.world.gravity
         var out = [Double](repeating: 0, count: 61 * 6 * crates.count)
-        let written = reference_joints_run(g.x, g.y, scenario.timestep.dt, Int32(steps), Int32(every),
-                                           segments, Int32(segments.count), crates, Int32(crates.count),
-                                           joints, Int32(joints.count), &out, out.count)
+        let written = reference_joints_run(
+            g.x, g.y, scenario.timestep.dt, Int32(steps), Int32(every),
+            segments, Int32(segments.count), crates, Int32(crates.count),
+            joints, Int32(joints.count), &out, out.count)
         try #require(written == 61)
         return out
     }
@@ -312,7 +355,8 @@ enum PymunkJoints {
             if let v = joint.errorBias { settings["errorBias"] = PymunkAgreementTests.hex(v) }
             if let v = joint.maxBias { settings["maxBias"] = PymunkAgreementTests.hex(v) }
             var entry: [String: Any] = [
-                "kind": joint.kind.rawValue, "a": try index(joint.a, in: scenario), "b": try index(joint.b, in: scenario),
+                "kind": joint.kind.rawValue, "a": try index(joint.a, in: scenario),
+                "b": try index(joint.b, in: scenario),
                 "params": joint.parameters.referenceParameters.map(PymunkAgreementTests.hex), "settings": settings,
             ]
             if let collide = joint.collideBodies { entry["collideBodies"] = collide }

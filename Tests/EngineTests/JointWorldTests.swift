@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// What `World` makes of `joints`: the settings Chipmunk ends up with, the anchors it
@@ -7,18 +8,20 @@ import Testing
 @Suite struct JointWorldTests {
     static func scenario(crates: String, joints: String) throws -> Scenario {
         let text = """
-        {"format": "tiltbox-scenario/1", "name": "j", "world": {"size": [480, 320]},
-         "crates": [\(crates)], "joints": [\(joints)]}
-        """
+            {"format": "tiltbox-scenario/1", "name": "j", "world": {"size": [480, 320]},
+             "crates": [\(crates)], "joints": [\(joints)]}
+            """
         return try ScenarioLoader.parse(text: text, file: "j.json", baseDirectory: nil)
     }
 
     @Test func absentSettingsKeepChipmunksDefaultsAndGivenOnesReachItExactly() throws {
-        let scenario = try Self.scenario(crates: #"{"id": "a", "position": [100, 100]}"#, joints: """
-            {"simpleMotor": {"a": "a", "b": "static", "rate": 1}},
-            {"simpleMotor": {"a": "a", "b": "static", "rate": 1, "maxForce": 12.5, "errorBias": 0.1, "maxBias": 3,
-                             "collideBodies": false}}
-            """)
+        let scenario = try Self.scenario(
+            crates: #"{"id": "a", "position": [100, 100]}"#,
+            joints: """
+                {"simpleMotor": {"a": "a", "b": "static", "rate": 1}},
+                {"simpleMotor": {"a": "a", "b": "static", "rate": 1, "maxForce": 12.5, "errorBias": 0.1, "maxBias": 3,
+                                 "collideBodies": false}}
+                """)
         let settings = World(scenario: scenario).jointSettings
         try #require(settings.count == 2)
         #expect(settings[0].maxForce == .infinity)
@@ -32,8 +35,9 @@ import Testing
 
     @Test func aWorldPivotIsConvertedIntoEachBodysCoordinatesAtCreation() throws {
         // A crate turned a quarter turn: the world point 20 above its centre is (20, 0) in its own frame.
-        let scenario = try Self.scenario(crates: #"{"id": "a", "position": [100, 100], "angle": 1.5707963267948966}"#,
-                                         joints: #"{"pivot": {"a": "static", "b": "a", "anchor": [100, 120]}}"#)
+        let scenario = try Self.scenario(
+            crates: #"{"id": "a", "position": [100, 100], "angle": 1.5707963267948966}"#,
+            joints: #"{"pivot": {"a": "static", "b": "a", "anchor": [100, 120]}}"#)
         let outline = try #require(World(scenario: scenario).jointOutlines.first)
         #expect(outline.kind == "pivot" && outline.a == "static" && outline.b == "a")
         #expect(outline.anchorA == Vec2(100, 120), "the static body's coordinates are the world's")
@@ -42,17 +46,19 @@ import Testing
     }
 
     @Test func outlinesGiveAnchorsOfEachKindAndZeroForKindsWithout() throws {
-        let scenario = try Self.scenario(crates: """
-            {"id": "a", "position": [100, 100]}, {"id": "b", "position": [200, 100]}
-            """, joints: """
-            {"pin": {"a": "a", "b": "b", "anchorA": [1, 2], "anchorB": [3, 4]}},
-            {"pivot": {"a": "a", "b": "b", "anchorA": [5, 6], "anchorB": [7, 8]}},
-            {"slide": {"a": "a", "b": "b", "anchorA": [9, 1], "anchorB": [2, 3], "min": 0, "max": 200}},
-            {"groove": {"a": "a", "b": "b", "grooveA": [-10, 0], "grooveB": [10, 0], "anchorB": [4, 5]}},
-            {"dampedSpring": {"a": "a", "b": "b", "anchorA": [6, 7], "anchorB": [8, 9], "restLength": 1,
-                              "stiffness": 1, "damping": 1}},
-            {"gear": {"a": "a", "b": "static", "phase": 0, "ratio": 1}}
-            """)
+        let scenario = try Self.scenario(
+            crates: """
+                {"id": "a", "position": [100, 100]}, {"id": "b", "position": [200, 100]}
+                """,
+            joints: """
+                {"pin": {"a": "a", "b": "b", "anchorA": [1, 2], "anchorB": [3, 4]}},
+                {"pivot": {"a": "a", "b": "b", "anchorA": [5, 6], "anchorB": [7, 8]}},
+                {"slide": {"a": "a", "b": "b", "anchorA": [9, 1], "anchorB": [2, 3], "min": 0, "max": 200}},
+                {"groove": {"a": "a", "b": "b", "grooveA": [-10, 0], "grooveB": [10, 0], "anchorB": [4, 5]}},
+                {"dampedSpring": {"a": "a", "b": "b", "anchorA": [6, 7], "anchorB": [8, 9], "restLength": 1,
+                                  "stiffness": 1, "damping": 1}},
+                {"gear": {"a": "a", "b": "static", "phase": 0, "ratio": 1}}
+                """)
         let outlines = World(scenario: scenario).jointOutlines
         #expect(outlines.map(\.kind) == ["pin", "pivot", "slide", "groove", "dampedSpring", "gear"])
         #expect(outlines.map(\.anchorA) == [Vec2(1, 2), Vec2(5, 6), Vec2(9, 1), .zero, Vec2(6, 7), .zero])
@@ -62,8 +68,9 @@ import Testing
     }
 
     @Test func theTraceHeaderHasJointsOnlyWhenTheScenarioHasThem() throws {
-        let jointed = try Self.scenario(crates: #"{"id": "a", "position": [100, 100]}"#,
-                                        joints: #"{"pivot": {"a": "static", "b": "a", "anchor": [100, 130]}}"#)
+        let jointed = try Self.scenario(
+            crates: #"{"id": "a", "position": [100, 100]}"#,
+            joints: #"{"pivot": {"a": "static", "b": "a", "anchor": [100, 130]}}"#)
         let header = TraceHeader(scenario: jointed, every: 1, duration: 1)
         #expect(header.joints == World(scenario: jointed).jointOutlines)
         #expect(header.joints?.first?.anchorB == Vec2(0, 30))
@@ -74,12 +81,14 @@ import Testing
 
     /// The joints act: a pin keeps its length and a pivot its point while a pendulum swings.
     @Test func aPinnedAndAPivotedPendulumKeepTheirJointsWhileSwinging() throws {
-        let scenario = try Self.scenario(crates: """
-            {"id": "pinned", "position": [150, 200]}, {"id": "pivoted", "position": [350, 200]}
-            """, joints: """
-            {"pin": {"a": "static", "b": "pinned", "anchorA": [100, 250], "anchorB": [0, 0]}},
-            {"pivot": {"a": "static", "b": "pivoted", "anchor": [300, 250]}}
-            """)
+        let scenario = try Self.scenario(
+            crates: """
+                {"id": "pinned", "position": [150, 200]}, {"id": "pivoted", "position": [350, 200]}
+                """,
+            joints: """
+                {"pin": {"a": "static", "b": "pinned", "anchorA": [100, 250], "anchorB": [0, 0]}},
+                {"pivot": {"a": "static", "b": "pivoted", "anchor": [300, 250]}}
+                """)
         let world = World(scenario: scenario)
         let length = (Vec2(150, 200) - Vec2(100, 250)).length
         var lowest = Double.infinity

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// Tiltbox adds no physics: scenes that set no space setting, built the same way in
@@ -16,7 +17,10 @@ import Testing
         var compared = 0
         var identical = 0
         var firstDifference: String?
-        var description: String { "\(identical) of \(compared) values bit-identical" + (firstDifference.map { "; first difference \($0)" } ?? "") }
+        var description: String {
+            "\(identical) of \(compared) values bit-identical"
+                + (firstDifference.map { "; first difference \($0)" } ?? "")
+        }
     }
 
     static func hex(_ x: Double) -> String { String(format: "%a", x) }
@@ -24,8 +28,10 @@ import Testing
     /// Runs `scenario` for `steps` steps under `track` in Tiltbox (the `World` stepped as
     /// `Simulation` steps it) and in pymunk, and compares every recorded value's bits.
     /// `beforeStep` sees the world before each step (for checks on sleeping).
-    static func compare(_ scenario: Scenario, track: any GravityTrack, steps: Int, every: Int,
-                        beforeStep: (Int, World) -> Void = { _, _ in }) throws -> Tally {
+    static func compare(
+        _ scenario: Scenario, track: any GravityTrack, steps: Int, every: Int,
+        beforeStep: (Int, World) -> Void = { _, _ in }
+    ) throws -> Tally {
         let dt = scenario.timestep.dt
         var gravities: [Vec2] = []
         for n in 0..<steps { gravities.append(track.gravity(at: Double(n) * dt)) }
@@ -61,14 +67,17 @@ import Testing
                 [s.from.x, s.from.y, s.to.x, s.to.y, s.radius, s.friction, s.elasticity].map(hex)
             },
             "crates": scenario.crates.map { c in
-                [c.position.x, c.position.y, c.size.x, c.size.y, c.angle, c.mass, c.friction, c.elasticity,
-                 c.velocity.x, c.velocity.y, c.angularVelocity].map(hex)
+                [
+                    c.position.x, c.position.y, c.size.x, c.size.y, c.angle, c.mass, c.friction, c.elasticity,
+                    c.velocity.x, c.velocity.y, c.angularVelocity,
+                ].map(hex)
             },
             "gravityAtStep": gravities.map { [hex($0.x), hex($0.y)] },
             "bodies": scenario.bodies.map(pymunkBody),
             "joints": try PymunkJoints.encode(scenario),
         ]
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tiltbox-pymunk-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tiltbox-pymunk-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("scene.json")
@@ -85,7 +94,8 @@ import Testing
         try process.run()
         process.waitUntilExit()
         let stderr = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-        try #require(process.terminationStatus == 0, "pymunk script failed (make test installs pymunk==7.3.1): \(stderr)")
+        try #require(
+            process.terminationStatus == 0, "pymunk script failed (make test installs pymunk==7.3.1): \(stderr)")
 
         var tally = Tally()
         let lines = try String(contentsOf: output, encoding: .utf8).split(separator: "\n")
@@ -103,7 +113,8 @@ import Testing
                 if let b, a.bitPattern == b.bitPattern {
                     tally.identical += 1
                 } else if tally.firstDifference == nil {
-                    tally.firstDifference = "step \(step), body \(world.bodyID(at: i / 6)) \(BodyState.fieldNames[i % 6]): Tiltbox \(a), pymunk \(b.map { "\($0)" } ?? "?")"
+                    tally.firstDifference =
+                        "step \(step), body \(world.bodyID(at: i / 6)) \(BodyState.fieldNames[i % 6]): Tiltbox \(a), pymunk \(b.map { "\($0)" } ?? "?")"
                 }
             }
         }
@@ -114,15 +125,20 @@ import Testing
     static func pymunkBody(_ body: BodySpec) -> [String: Any] {
         [
             "type": body.type.rawValue,
-            "pose": [body.position.x, body.position.y, body.angle, body.velocity.x, body.velocity.y,
-                     body.angularVelocity].map(hex),
+            "pose": [
+                body.position.x, body.position.y, body.angle, body.velocity.x, body.velocity.y,
+                body.angularVelocity,
+            ].map(hex),
             "shapes": body.shapes.map { shape -> [String: Any] in
-                var entry: [String: Any] = ["kind": shape.geometry.kind,
-                                            "friction": hex(shape.friction), "elasticity": hex(shape.elasticity)]
+                var entry: [String: Any] = [
+                    "kind": shape.geometry.kind,
+                    "friction": hex(shape.friction), "elasticity": hex(shape.elasticity),
+                ]
                 switch shape.geometry {
                 case .circle(let r, let offset): entry["params"] = [r, offset.x, offset.y].map(hex)
                 case .box(let size, let r): entry["params"] = [size.x, size.y, r].map(hex)
-                case .polygon(let vertices, let r): entry["params"] = ([r] + vertices.flatMap { [$0.x, $0.y] }).map(hex)
+                case .polygon(let vertices, let r):
+                    entry["params"] = ([r] + vertices.flatMap { [$0.x, $0.y] }).map(hex)
                 case .segment(let a, let b, let r): entry["params"] = [a.x, a.y, b.x, b.y, r].map(hex)
                 }
                 switch shape.mass {
@@ -143,9 +159,12 @@ import Testing
             let y: Double = 40 + row * 40
             return CrateSpec(id: "c\(i)", position: Vec2(x, y), size: Vec2(30, 30), angle: Double(i % 5) * 0.1)
         }
-        return Scenario(name: "pile-60", world: WorldSettings(size: Vec2(480, 320), sleepTimeThreshold: sleep,
-                                                               spatialIndex: spatialIndex),
-                        duration: 10, crates: crates)
+        return Scenario(
+            name: "pile-60",
+            world: WorldSettings(
+                size: Vec2(480, 320), sleepTimeThreshold: sleep,
+                spatialIndex: spatialIndex),
+            duration: 10, crates: crates)
     }
 
     /// Where counts are printed for the record (`swift test` shows them).
@@ -184,8 +203,9 @@ import Testing
         let crates = (0..<12).map { i in
             CrateSpec(id: "s\(i)", position: Vec2(40 + Double(i) * 36, 17.5), size: Vec2(30, 30))
         }
-        let scenario = Scenario(name: "sleepers", world: WorldSettings(size: Vec2(480, 320), sleepTimeThreshold: 0.5),
-                                duration: 8, crates: crates)
+        let scenario = Scenario(
+            name: "sleepers", world: WorldSettings(size: Vec2(480, 320), sleepTimeThreshold: 0.5),
+            duration: 8, crates: crates)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tiltbox-tilt-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -200,7 +220,9 @@ import Testing
         var previousStep: Int?
         let tally = try Self.compare(scenario, track: track, steps: 960, every: 10) { n, world in
             if changes.contains(n) { asleepBeforeChange.append(world.sleepingBodyCount); previousStep = n }
-            if let p = previousStep, n == p + 1 { awakeAfterChange.append(world.bodies.count - world.sleepingBodyCount) }
+            if let p = previousStep, n == p + 1 {
+                awakeAfterChange.append(world.bodies.count - world.sleepingBodyCount)
+            }
         }
         Self.report("sleepers-12 with a two-turn tilt, 960 steps", tally)
         #expect(asleepBeforeChange.first == 12, "every crate sleeps when gravity first turns: \(asleepBeforeChange)")
@@ -227,20 +249,28 @@ import Testing
     }
 
     @Test func givenKeysReachTheSpaceExactly() {
-        let world = WorldSettings(size: Vec2(100, 100), iterations: 7, damping: 0.5, collisionSlop: 0.1,
-                                  collisionBias: 0.25, collisionPersistence: 5, sleepTimeThreshold: 0.75,
-                                  idleSpeedThreshold: 2.5)
+        let world = WorldSettings(
+            size: Vec2(100, 100), iterations: 7, damping: 0.5, collisionSlop: 0.1,
+            collisionBias: 0.25, collisionPersistence: 5, sleepTimeThreshold: 0.75,
+            idleSpeedThreshold: 2.5)
         let effective = World(scenario: Scenario(name: "s", world: world)).spaceSettings
-        #expect(effective == SpaceSettings(iterations: 7, damping: 0.5, collisionSlop: 0.1, collisionBias: 0.25,
-                                           collisionPersistence: 5, sleepTimeThreshold: 0.75, idleSpeedThreshold: 2.5))
+        #expect(
+            effective
+                == SpaceSettings(
+                    iterations: 7, damping: 0.5, collisionSlop: 0.1, collisionBias: 0.25,
+                    collisionPersistence: 5, sleepTimeThreshold: 0.75, idleSpeedThreshold: 2.5))
         #expect(SpaceSettings.effective(for: world) == effective)
     }
 
     @Test func theDefaultSlopAndAnExplicitPointOneGiveDifferentRuns() {
         // The reason absent keys must stay absent: 0.1f and 0.1 are different physics.
         func run(_ slop: Double?) -> [BodyState] {
-            let crates = (0..<20).map { CrateSpec(id: "c\($0)", position: Vec2(40 + Double($0 % 10) * 40, 40 + Double($0 / 10) * 40)) }
-            let world = World(scenario: Scenario(name: "s", world: WorldSettings(size: Vec2(480, 320), collisionSlop: slop), crates: crates))
+            let crates = (0..<20).map {
+                CrateSpec(id: "c\($0)", position: Vec2(40 + Double($0 % 10) * 40, 40 + Double($0 / 10) * 40))
+            }
+            let world = World(
+                scenario: Scenario(
+                    name: "s", world: WorldSettings(size: Vec2(480, 320), collisionSlop: slop), crates: crates))
             for _ in 0..<240 { world.step(dt: 1.0 / 120) }
             return world.states
         }

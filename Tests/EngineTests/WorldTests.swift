@@ -1,4 +1,5 @@
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 @Suite struct WorldTests {
@@ -7,8 +8,9 @@ import Testing
     }
 
     @Test func crateStartsWithItsScenarioPoseAndVelocity() {
-        let spec = CrateSpec(id: "a", position: Vec2(100, 200), size: Vec2(20, 10), angle: 0.25,
-                             velocity: Vec2(3, -4), angularVelocity: 1.5)
+        let spec = CrateSpec(
+            id: "a", position: Vec2(100, 200), size: Vec2(20, 10), angle: 0.25,
+            velocity: Vec2(3, -4), angularVelocity: 1.5)
         let world = World(scenario: Self.box(crates: [spec]))
         let s = world.bodies[0].state
         #expect(s.position == Vec2(100, 200))
@@ -22,7 +24,9 @@ import Testing
     }
 
     @Test func readStatesLaysOutSixFieldsPerCrateInOrder() {
-        let specs = (0..<3).map { CrateSpec(id: "c\($0)", position: Vec2(50 + Double($0) * 60, 100), angle: Double($0)) }
+        let specs = (0..<3).map {
+            CrateSpec(id: "c\($0)", position: Vec2(50 + Double($0) * 60, 100), angle: Double($0))
+        }
         let world = World(scenario: Self.box(crates: specs))
         var buffer = [Double](repeating: .nan, count: 18)
         buffer.withUnsafeMutableBufferPointer { world.readStates(into: $0) }
@@ -50,7 +54,10 @@ import Testing
     }
 
     @Test func spatialHashWorldRunsAndDiffersFromNothingButItsBroadPhase() {
-        var scenario = Self.box(crates: (0..<20).map { CrateSpec(id: "c\($0)", position: Vec2(40 + Double($0 % 10) * 40, 60 + Double($0 / 10) * 40)) })
+        var scenario = Self.box(
+            crates: (0..<20).map {
+                CrateSpec(id: "c\($0)", position: Vec2(40 + Double($0 % 10) * 40, 60 + Double($0 / 10) * 40))
+            })
         scenario.world.spatialIndex = .hash(cellSize: 40, count: 1000)
         let world = World(scenario: scenario)
         for _ in 0..<240 { world.step(dt: 1.0 / 120) }
@@ -58,7 +65,10 @@ import Testing
     }
 
     @Test func divergenceIsReportedForNonFiniteAndHugeValues() {
-        let world = World(scenario: Self.box(crates: [CrateSpec(id: "a", position: Vec2(10, 10)), CrateSpec(id: "b", position: Vec2(100, 10))]))
+        let world = World(
+            scenario: Self.box(crates: [
+                CrateSpec(id: "a", position: Vec2(10, 10)), CrateSpec(id: "b", position: Vec2(100, 10)),
+            ]))
         var buffer = [Double](repeating: 1, count: 12)
         #expect(buffer.withUnsafeBufferPointer { world.firstDivergence(in: $0) } == nil)
         buffer[10] = 2e100

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// The AHEasing set the Core Animation book uses, checked against AHEasing's C code
@@ -12,10 +13,15 @@ import Testing
     static func ahEasingC(_ easing: AHEasing, _ p: Double) -> Double {
         let m_pi_2 = 1.57079632679489661923, m_pi = 3.14159265358979323846
         func bounceEaseOut(_ p: Double) -> Double {
-            if p < 4 / 11.0 { return (121 * p * p) / 16.0 }
-            else if p < 8 / 11.0 { return (363 / 40.0 * p * p) - (99 / 10.0 * p) + 17 / 5.0 }
-            else if p < 9 / 10.0 { return (4356 / 361.0 * p * p) - (35442 / 1805.0 * p) + 16061 / 1805.0 }
-            else { return (54 / 5.0 * p * p) - (513 / 25.0 * p) + 268 / 25.0 }
+            if p < 4 / 11.0 {
+                return (121 * p * p) / 16.0
+            } else if p < 8 / 11.0 {
+                return (363 / 40.0 * p * p) - (99 / 10.0 * p) + 17 / 5.0
+            } else if p < 9 / 10.0 {
+                return (4356 / 361.0 * p * p) - (35442 / 1805.0 * p) + 16061 / 1805.0
+            } else {
+                return (54 / 5.0 * p * p) - (513 / 25.0 * p) + 268 / 25.0
+            }
         }
         func bounceEaseIn(_ p: Double) -> Double { 1 - bounceEaseOut(1 - p) }
         switch easing {
@@ -24,20 +30,31 @@ import Testing
         case .quadraticEaseInOut: if p < 0.5 { return 2 * p * p } else { return (-2 * p * p) + (4 * p) - 1 }
         case .cubicEaseIn: return p * p * p
         case .cubicEaseOut: let f = (p - 1); return f * f * f + 1
-        case .cubicEaseInOut: if p < 0.5 { return 4 * p * p * p } else { let f = ((2 * p) - 2); return 0.5 * f * f * f + 1 }
+        case .cubicEaseInOut:
+            if p < 0.5 { return 4 * p * p * p } else { let f = ((2 * p) - 2); return 0.5 * f * f * f + 1 }
         case .quarticEaseIn: return p * p * p * p
         case .quarticEaseOut: let f = (p - 1); return f * f * f * (1 - p) + 1
-        case .quarticEaseInOut: if p < 0.5 { return 8 * p * p * p * p } else { let f = (p - 1); return -8 * f * f * f * f + 1 }
+        case .quarticEaseInOut:
+            if p < 0.5 { return 8 * p * p * p * p } else { let f = (p - 1); return -8 * f * f * f * f + 1 }
         case .quinticEaseIn: return p * p * p * p * p
         case .quinticEaseOut: let f = (p - 1); return f * f * f * f * f + 1
-        case .quinticEaseInOut: if p < 0.5 { return 16 * p * p * p * p * p } else { let f = ((2 * p) - 2); return 0.5 * f * f * f * f * f + 1 }
+        case .quinticEaseInOut:
+            if p < 0.5 {
+                return 16 * p * p * p * p * p
+            } else {
+                let f = ((2 * p) - 2); return 0.5 * f * f * f * f * f + 1
+            }
         case .sineEaseIn: return sin((p - 1) * m_pi_2) + 1
         case .sineEaseOut: return sin(p * m_pi_2)
         case .sineEaseInOut: return 0.5 * (1 - cos(p * m_pi))
         case .circularEaseIn: return 1 - sqrt(1 - (p * p))
         case .circularEaseOut: return sqrt((2 - p) * p)
         case .circularEaseInOut:
-            if p < 0.5 { return 0.5 * (1 - sqrt(1 - 4 * (p * p))) } else { return 0.5 * (sqrt(-((2 * p) - 3) * ((2 * p) - 1)) + 1) }
+            if p < 0.5 {
+                return 0.5 * (1 - sqrt(1 - 4 * (p * p)))
+            } else {
+                return 0.5 * (sqrt(-((2 * p) - 3) * ((2 * p) - 1)) + 1)
+            }
         case .exponentialEaseIn: return (p == 0.0) ? p : pow(2, 10 * (p - 1))
         case .exponentialEaseOut: return (p == 1.0) ? p : 1 - pow(2, -10 * p)
         case .exponentialEaseInOut:
@@ -46,16 +63,23 @@ import Testing
         case .elasticEaseIn: return sin(13 * m_pi_2 * p) * pow(2, 10 * (p - 1))
         case .elasticEaseOut: return sin(-13 * m_pi_2 * (p + 1)) * pow(2, -10 * p) + 1
         case .elasticEaseInOut:
-            if p < 0.5 { return 0.5 * sin(13 * m_pi_2 * (2 * p)) * pow(2, 10 * ((2 * p) - 1)) }
-            else { return 0.5 * (sin(-13 * m_pi_2 * ((2 * p - 1) + 1)) * pow(2, -10 * (2 * p - 1)) + 2) }
+            if p < 0.5 {
+                return 0.5 * sin(13 * m_pi_2 * (2 * p)) * pow(2, 10 * ((2 * p) - 1))
+            } else {
+                return 0.5 * (sin(-13 * m_pi_2 * ((2 * p - 1) + 1)) * pow(2, -10 * (2 * p - 1)) + 2)
+            }
         case .backEaseIn: return p * p * p - p * sin(p * m_pi)
         case .backEaseOut: let f = (1 - p); return 1 - (f * f * f - f * sin(f * m_pi))
         case .backEaseInOut:
-            if p < 0.5 { let f = 2 * p; return 0.5 * (f * f * f - f * sin(f * m_pi)) }
-            else { let f = (1 - (2 * p - 1)); return 0.5 * (1 - (f * f * f - f * sin(f * m_pi))) + 0.5 }
+            if p < 0.5 {
+                let f = 2 * p; return 0.5 * (f * f * f - f * sin(f * m_pi))
+            } else {
+                let f = (1 - (2 * p - 1)); return 0.5 * (1 - (f * f * f - f * sin(f * m_pi))) + 0.5
+            }
         case .bounceEaseIn: return bounceEaseIn(p)
         case .bounceEaseOut: return bounceEaseOut(p)
-        case .bounceEaseInOut: if p < 0.5 { return 0.5 * bounceEaseIn(p * 2) } else { return 0.5 * bounceEaseOut(p * 2 - 1) + 0.5 }
+        case .bounceEaseInOut:
+            if p < 0.5 { return 0.5 * bounceEaseIn(p * 2) } else { return 0.5 * bounceEaseOut(p * 2 - 1) + 0.5 }
         }
     }
 
@@ -72,7 +96,8 @@ import Testing
         switch easing {
         case .quadraticEaseIn: return pow(x, 2)
         case .quadraticEaseOut: return -pow(x, 2) + 2 * x
-        case .quadraticEaseInOut: return piecewise({ 0.5 * pow(2 * $0, 2) }, { -0.5 * ((2 * $0 - 1) * (2 * $0 - 3) - 1) })
+        case .quadraticEaseInOut:
+            return piecewise({ 0.5 * pow(2 * $0, 2) }, { -0.5 * ((2 * $0 - 1) * (2 * $0 - 3) - 1) })
         case .cubicEaseIn: return pow(x, 3)
         case .cubicEaseOut: return pow(x - 1, 3) + 1
         case .cubicEaseInOut: return piecewise({ 0.5 * pow(2 * $0, 3) }, { 0.5 * (pow(2 * $0 - 2, 3) + 2) })
@@ -87,7 +112,8 @@ import Testing
         case .sineEaseInOut: return (1 - cos(.pi * x)) / 2
         case .circularEaseIn: return 1 - sqrt(1 - x * x)
         case .circularEaseOut: return sqrt(1 - pow(x - 1, 2))
-        case .circularEaseInOut: return piecewise({ 0.5 * (1 - sqrt(1 - 4 * $0 * $0)) }, { 0.5 * (sqrt(-(2 * $0 - 3) * (2 * $0 - 1)) + 1) })
+        case .circularEaseInOut:
+            return piecewise({ 0.5 * (1 - sqrt(1 - 4 * $0 * $0)) }, { 0.5 * (sqrt(-(2 * $0 - 3) * (2 * $0 - 1)) + 1) })
         case .exponentialEaseIn: return x == 0 ? 0 : exp2(10 * (x - 1))
         case .exponentialEaseOut: return x == 1 ? 1 : 1 - exp2(-10 * x)
         case .exponentialEaseInOut:
@@ -96,13 +122,15 @@ import Testing
         case .elasticEaseIn: return sin(13 * .pi / 2 * x) * exp2(10 * (x - 1))
         case .elasticEaseOut: return sin(-13 * .pi / 2 * (x + 1)) * exp2(-10 * x) + 1
         case .elasticEaseInOut:
-            return piecewise({ 0.5 * sin(13 * .pi / 2 * 2 * $0) * exp2(10 * (2 * $0 - 1)) },
-                             { 0.5 * (sin(-13 * .pi / 2 * 2 * $0) * exp2(-10 * (2 * $0 - 1)) + 2) })
+            return piecewise(
+                { 0.5 * sin(13 * .pi / 2 * 2 * $0) * exp2(10 * (2 * $0 - 1)) },
+                { 0.5 * (sin(-13 * .pi / 2 * 2 * $0) * exp2(-10 * (2 * $0 - 1)) + 2) })
         case .backEaseIn: return pow(x, 3) - x * sin(x * .pi)
         case .backEaseOut: return 1 - (pow(1 - x, 3) - (1 - x) * sin((1 - x) * .pi))
         case .backEaseInOut:
-            return piecewise({ 0.5 * (pow(2 * $0, 3) - 2 * $0 * sin(2 * $0 * .pi)) },
-                             { 0.5 * (1 - (pow(2 - 2 * $0, 3) - (2 - 2 * $0) * sin((2 - 2 * $0) * .pi))) + 0.5 })
+            return piecewise(
+                { 0.5 * (pow(2 * $0, 3) - 2 * $0 * sin(2 * $0 * .pi)) },
+                { 0.5 * (1 - (pow(2 - 2 * $0, 3) - (2 - 2 * $0) * sin((2 - 2 * $0) * .pi))) + 0.5 })
         case .bounceEaseOut: return bounce(x)
         case .bounceEaseIn: return 1 - bounce(1 - x)
         case .bounceEaseInOut: return piecewise({ 0.5 * (1 - bounce(1 - 2 * $0)) }, { 0.5 * bounce(2 * $0 - 1) + 0.5 })
@@ -116,8 +144,9 @@ import Testing
         for p in Self.points {
             let expected = p == 0 ? 0 : p == 1 ? 1 : Self.ahEasingC(easing, p)
             if easing.value(at: p).bitPattern == expected.bitPattern { identical += 1 }
-            #expect(abs(Self.model(easing, p) - easing.value(at: p)) <= 1e-12 || p == 0 || p == 1,
-                    "\(easing) at \(p): \(easing.value(at: p)) vs model \(Self.model(easing, p))")
+            #expect(
+                abs(Self.model(easing, p) - easing.value(at: p)) <= 1e-12 || p == 0 || p == 1,
+                "\(easing) at \(p): \(easing.value(at: p)) vs model \(Self.model(easing, p))")
         }
         #expect(identical == Self.points.count, "\(easing): \(identical) of \(Self.points.count) bit-identical")
     }
@@ -138,7 +167,9 @@ import Testing
 
     @Test func theIssuesFormulasForElasticAndBack() {
         for p in Self.points {
-            #expect(abs(AHEasing.elasticEaseOut.value(at: p) - (sin(-13 * .pi / 2 * (p + 1)) * pow(2, -10 * p) + 1)) <= 1e-12)
+            #expect(
+                abs(AHEasing.elasticEaseOut.value(at: p) - (sin(-13 * .pi / 2 * (p + 1)) * pow(2, -10 * p) + 1))
+                    <= 1e-12)
             #expect(abs(AHEasing.backEaseIn.value(at: p) - (p * p * p - p * sin(p * .pi))) <= 1e-15)
         }
         // The two families really differ where the issue says they do.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 @Suite struct SampledGravityTrackTests {
@@ -33,8 +34,9 @@ import Testing
 
     @Test(arguments: Interpolation.allCases)
     func firstValueBeforeFirstSampleAndLastAfterLast(_ interpolation: Interpolation) {
-        let track = SampledGravityTrack(samples: Self.samples, orientation: .portrait, g: 100,
-                                        interpolation: interpolation)
+        let track = SampledGravityTrack(
+            samples: Self.samples, orientation: .portrait, g: 100,
+            interpolation: interpolation)
         #expect(close(pair(track.gravity(at: 0)), (0, -100)))
         #expect(close(pair(track.gravity(at: -5)), (0, -100)))
         #expect(close(pair(track.gravity(at: .nan)), (0, -100)))
@@ -43,8 +45,9 @@ import Testing
     }
 
     @Test func singleSampleIsConstant() {
-        let track = SampledGravityTrack(samples: [TiltSample(t: 3, reading: Vec2(0, -1))], orientation: .portrait,
-                                        g: 980, interpolation: .linear)
+        let track = SampledGravityTrack(
+            samples: [TiltSample(t: 3, reading: Vec2(0, -1))], orientation: .portrait,
+            g: 980, interpolation: .linear)
         for t in [0.0, 3, 10] { #expect(close(pair(track.gravity(at: t)), (0, -980))) }
     }
 
@@ -55,8 +58,9 @@ import Testing
         (.landscapeLeft, (0.5, 0.25)), (.portraitUpsideDown, (-0.25, 0.5)),
     ])
     func orientationTableMapsDeviceToWorld(_ orientation: Orientation, _ expected: Vec2Like) {
-        let track = SampledGravityTrack(samples: [TiltSample(t: 0, reading: Vec2(0.25, -0.5))],
-                                        orientation: orientation, g: 980)
+        let track = SampledGravityTrack(
+            samples: [TiltSample(t: 0, reading: Vec2(0.25, -0.5))],
+            orientation: orientation, g: 980)
         #expect(close(pair(track.gravity(at: 0)), (expected.0 * 980, expected.1 * 980)))
     }
 
@@ -76,9 +80,9 @@ import Testing
             Keyframe(t: 2, gravity: Vec2(7, 7)),
         ])
         #expect(close(pair(track.gravity(at: -1)), (0, -100)))
-        #expect(close(pair(track.gravity(at: 0.5)), (25, -100)))   // 0.5² = 0.25
-        #expect(close(pair(track.gravity(at: 1.5)), (100, -100)))  // hold until t = 2
-        #expect(close(pair(track.gravity(at: 2)), (7, 7)))          // the later of two keyframes at t = 2
+        #expect(close(pair(track.gravity(at: 0.5)), (25, -100))) // 0.5² = 0.25
+        #expect(close(pair(track.gravity(at: 1.5)), (100, -100))) // hold until t = 2
+        #expect(close(pair(track.gravity(at: 2)), (7, 7))) // the later of two keyframes at t = 2
         #expect(close(pair(track.gravity(at: 9)), (7, 7)))
     }
 
@@ -99,6 +103,8 @@ import Testing
         let line = String(repeating: ",", count: DelimitedText.maxCellsPerLine)
         #expect(throws: InputError.self) { _ = try DelimitedText.read(Data(line.utf8), file: "commas.csv") }
         let atTheLimit = String(repeating: ",", count: DelimitedText.maxCellsPerLine - 1)
-        #expect((try? DelimitedText.read(Data(atTheLimit.utf8), file: "ok.csv"))??.header.cells.count == DelimitedText.maxCellsPerLine)
+        #expect(
+            (try? DelimitedText.read(Data(atTheLimit.utf8), file: "ok.csv"))??.header.cells.count
+                == DelimitedText.maxCellsPerLine)
     }
 }

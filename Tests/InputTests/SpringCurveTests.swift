@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// Springs in all three regimes against the closed form written out independently here
@@ -12,11 +13,11 @@ import Testing
     }
 
     static let cases = [
-        Case(m: 1, k: 100, c: 10, v: 0, regime: .underdamped),      // CASpringAnimation's defaults, ζ = 0.5
+        Case(m: 1, k: 100, c: 10, v: 0, regime: .underdamped), // CASpringAnimation's defaults, ζ = 0.5
         Case(m: 2, k: 50, c: 3, v: 4, regime: .underdamped),
-        Case(m: 1, k: 100, c: 20, v: 0, regime: .critical),         // ζ = 1 exactly
+        Case(m: 1, k: 100, c: 20, v: 0, regime: .critical), // ζ = 1 exactly
         Case(m: 0.5, k: 8, c: 4, v: -3, regime: .critical),
-        Case(m: 1, k: 100, c: 50, v: 0, regime: .overdamped),       // ζ = 2.5
+        Case(m: 1, k: 100, c: 50, v: 0, regime: .overdamped), // ζ = 2.5
         Case(m: 3, k: 12, c: 40, v: 2, regime: .overdamped),
     ]
 
@@ -95,12 +96,14 @@ import Testing
             let t = settle + Double(i) * 0.002
             #expect(abs(1 - spring.value(atSeconds: t)) < 0.001, "\(c) at \(t) after settling at \(settle)")
         }
-        let before = (1...1000).map { settle - Double($0) * 1e-5 }.map { abs(1 - spring.value(atSeconds: $0)) }.max() ?? 0
+        let before =
+            (1...1000).map { settle - Double($0) * 1e-5 }.map { abs(1 - spring.value(atSeconds: $0)) }.max() ?? 0
         #expect(before >= 0.001 * 0.999, "\(c): just before \(settle) it is still outside 0.001")
     }
 
     @Test func aSpringSegmentRunsOnSecondsAndEndsOnItsKeyframe() throws {
-        let json = #"{"format":"tiltbox-tilt/1","units":"world","keyframes":[{"t":1,"gravity":[0,-980]},{"t":3,"gravity":[980,0],"curve":{"spring":{"stiffness":200,"damping":5}}}]}"#
+        let json =
+            #"{"format":"tiltbox-tilt/1","units":"world","keyframes":[{"t":1,"gravity":[0,-980]},{"t":3,"gravity":[980,0],"curve":{"spring":{"stiffness":200,"damping":5}}}]}"#
         let tilt = try TiltFile.parse(data: Data(json.utf8), name: "s.json", g: 980)
         let spring = SpringCurve(mass: 1, stiffness: 200, damping: 5)
         for tau in [0.1, 0.25, 0.5, 1.0, 1.5, 1.99] {
@@ -114,7 +117,9 @@ import Testing
         let track = try #require(tilt.track as? KeyframeGravityTrack)
         let short = track.shortSprings
         #expect(short.count == 1 && short.first?.keyframe == 1)
-        #expect(short.first.map { $0.settlingSeconds > 2 } == true, "decaying as e^(−2.5τ), it settles after about 2.8 s: \(short)")
+        #expect(
+            short.first.map { $0.settlingSeconds > 2 } == true,
+            "decaying as e^(−2.5τ), it settles after about 2.8 s: \(short)")
     }
 
     static let badSprings: [(String, String, String)] = [
@@ -132,7 +137,8 @@ import Testing
 
     @Test(arguments: badSprings)
     func badSpringParametersAreLocatedErrors(_ bad: (String, String, String)) {
-        let json = "{\"format\":\"tiltbox-tilt/1\",\"keyframes\":[{\"t\":0,\"gravity\":[0,-1]},\n{\"t\":1,\"gravity\":[1,0],\"curve\":{\"spring\":\(bad.0)}}]}"
+        let json =
+            "{\"format\":\"tiltbox-tilt/1\",\"keyframes\":[{\"t\":0,\"gravity\":[0,-1]},\n{\"t\":1,\"gravity\":[1,0],\"curve\":{\"spring\":\(bad.0)}}]}"
         do {
             _ = try TiltFile.parse(data: Data(json.utf8), name: "bad.json", g: 980)
             Issue.record("accepted \(bad.0)")
@@ -148,7 +154,8 @@ import Testing
 /// Keyframe gravity is checked in world units, so no curve can carry it to infinity.
 @Suite struct KeyframeGravityBoundsTests {
     @Test func aKeyframeGravityBeyondTheCapIsALocatedErrorNotACrash() {
-        let json = #"{"format":"tiltbox-tilt/1","units":"world","keyframes":[{"t":0,"gravity":[1e308,0]},{"t":1,"gravity":[-1e308,0]}]}"#
+        let json =
+            #"{"format":"tiltbox-tilt/1","units":"world","keyframes":[{"t":0,"gravity":[1e308,0]},{"t":1,"gravity":[-1e308,0]}]}"#
         #expect(throws: InputError.self) { try TiltFile.parse(data: Data(json.utf8), name: "huge.json", g: 980) }
         let inG = #"{"format":"tiltbox-tilt/1","keyframes":[{"t":0,"gravity":[0,-1]},{"t":1,"gravity":[2000,0]}]}"#
         do {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 @Suite struct TiltFileTests {
@@ -40,7 +41,7 @@ import Testing
         // easeInEaseOut is symmetric: halfway in time is halfway in value.
         #expect(close(at(tilt, 1), (245, -735)))
         #expect(close(at(tilt, 2.5), (490, -490)))
-        #expect(close(at(tilt, 3.999), (490, -490)))   // hold
+        #expect(close(at(tilt, 3.999), (490, -490))) // hold
         #expect(close(at(tilt, 4), (-490, -980)))
         #expect(close(at(tilt, 5), (0, -980)))
         #expect(close(at(tilt, 6), (0, -980)))
@@ -67,20 +68,22 @@ import Testing
 
     // MARK: - phyphox
 
-    static let phyphoxFiles = ["phyphox-comma.csv", "phyphox-semicolon.csv", "phyphox-tab.csv",
-                               "phyphox.zip", "phyphox-export"]
+    static let phyphoxFiles = [
+        "phyphox-comma.csv", "phyphox-semicolon.csv", "phyphox-tab.csv",
+        "phyphox.zip", "phyphox-export",
+    ]
 
     @Test(arguments: phyphoxFiles)
     func phyphoxUsesAndroidSignsInEveryDelimiter(_ name: String) throws {
         let tilt = try TiltFile.load(path: Fixture.path(name), g: 980)
         #expect(tilt.format == .phyphox)
         #expect(tilt.convention == .android)
-        #expect(tilt.count == 3)   // the NaN / empty row is skipped
-        #expect(close(at(tilt, 0), (0, 0)))          // flat: z ≈ +9.81, no x or y
-        #expect(tilt.track.gravity(at: 0).bitwiseEquals(.zero))   // +0, not −0
-        #expect(close(at(tilt, 1), (0, -980)))       // upright: raw y = +9.81 m/s²
-        #expect(close(at(tilt, 2.5), (0, -980)))     // held across the skipped row
-        #expect(close(at(tilt, 3), (490, -490)))     // raw (−4.9, +4.9) → (0.5, −0.5) g
+        #expect(tilt.count == 3) // the NaN / empty row is skipped
+        #expect(close(at(tilt, 0), (0, 0))) // flat: z ≈ +9.81, no x or y
+        #expect(tilt.track.gravity(at: 0).bitwiseEquals(.zero)) // +0, not −0
+        #expect(close(at(tilt, 1), (0, -980))) // upright: raw y = +9.81 m/s²
+        #expect(close(at(tilt, 2.5), (0, -980))) // held across the skipped row
+        #expect(close(at(tilt, 3), (490, -490))) // raw (−4.9, +4.9) → (0.5, −0.5) g
     }
 
     @Test(arguments: [
@@ -114,10 +117,10 @@ import Testing
         #expect(tilt.convention == (name.contains("android") ? .android : .ios))
         #expect(tilt.source.hasSuffix("Gravity.csv") || tilt.source.hasSuffix("Gravity.csv)"))
         #expect(tilt.count == 3)
-        #expect(close(at(tilt, 0), (0, -980)))       // upright in portrait on either platform
-        #expect(close(at(tilt, 0.1), (0, 0)))        // flat
+        #expect(close(at(tilt, 0), (0, -980))) // upright in portrait on either platform
+        #expect(close(at(tilt, 0.1), (0, 0))) // flat
         #expect(close(at(tilt, 0.3), (490, -490)))
-        #expect(close(at(tilt, 0.25), (0, 0)))       // the empty / NaN row is skipped
+        #expect(close(at(tilt, 0.25), (0, 0))) // the empty / NaN row is skipped
     }
 
     @Test func sensorLoggerConventionOverrideWins() throws {
@@ -134,8 +137,10 @@ import Testing
         #expect(close(at(tilt, 0), (0, -980)))
     }
 
-    @Test(arguments: ["sensorlogger-accelerometer", "sensorlogger-accelerometer/Accelerometer.csv",
-                      "accelerometer-only.zip"])
+    @Test(arguments: [
+        "sensorlogger-accelerometer", "sensorlogger-accelerometer/Accelerometer.csv",
+        "accelerometer-only.zip",
+    ])
     func sensorLoggerAccelerometerAloneIsRefused(_ name: String) {
         #expect { try TiltFile.load(path: Fixture.path(name), g: 980) } throws: { error in
             "\(error)".contains("no gravity") && "\(error)".contains(name.split(separator: "/")[0])
@@ -170,19 +175,28 @@ import Testing
         let cases: [(name: String, text: String, expected: String)] = [
             ("empty.csv", "", "empty.csv:1: empty file"),
             ("blank.csv", "# only a comment\n\n", "blank.csv:1: empty file"),
-            ("odd.csv", "# what\ntime,a,b\n0,1,2\n", "odd.csv:2: the first line is not the header of a known tilt format"),
-            ("rock.csv", "# rocking\nt,x,y\n0,0,-1\n1,0,-1\n\n2.0,0,-1\n1.5,0,-1\n",
-             "rock.csv:7:1: decreasing time 1.5 after 2.0"),
+            (
+                "odd.csv", "# what\ntime,a,b\n0,1,2\n",
+                "odd.csv:2: the first line is not the header of a known tilt format"
+            ),
+            (
+                "rock.csv", "# rocking\nt,x,y\n0,0,-1\n1,0,-1\n\n2.0,0,-1\n1.5,0,-1\n",
+                "rock.csv:7:1: decreasing time 1.5 after 2.0"
+            ),
             ("crlf.csv", "t,x,y\r\n0,0,-1\r\n\r\n1,x,-1\r\n", "crlf.csv:4:3: non-numeric cell 'x' in column 'x'"),
             ("word.csv", "t,x,y\n0,0,-1\n1,zero,-1\n", "word.csv:3:3: non-numeric cell 'zero' in column 'x'"),
             ("short.csv", "t,x,y\n0,0,-1\n1,0\n", "short.csv:3: missing column 'y'"),
             ("inf.csv", "t,x,y\n0,0,-1\n1,inf,-1\n", "inf.csv:3:3: non-finite value 'inf' in column 'x'"),
             ("nan.csv", "t,x,y\n0,NaN,-1\n1,,-1\n", "nan.csv:1: no data rows"),
             ("Gravity.csv", "time,seconds_elapsed,z,y\n1,0,0,9.8\n", "Gravity.csv:1: missing column 'x'"),
-            ("raw.csv", "\"Time (s)\",\"Acceleration x (m/s^2)\"\n0,1\n",
-             "raw.csv:1: missing column 'Acceleration y (m/s^2)'"),
-            ("semi.csv", "\"Time (s)\";\"Acceleration x (m/s^2)\";\"Acceleration y (m/s^2)\"\n0,5;1,0;x\n",
-             "semi.csv:2:9: non-numeric cell 'x' in column 'Acceleration y (m/s^2)'"),
+            (
+                "raw.csv", "\"Time (s)\",\"Acceleration x (m/s^2)\"\n0,1\n",
+                "raw.csv:1: missing column 'Acceleration y (m/s^2)'"
+            ),
+            (
+                "semi.csv", "\"Time (s)\";\"Acceleration x (m/s^2)\";\"Acceleration y (m/s^2)\"\n0,5;1,0;x\n",
+                "semi.csv:2:9: non-numeric cell 'x' in column 'Acceleration y (m/s^2)'"
+            ),
         ]
         for (name, text, expected) in cases {
             let message = try failure(name, text)
@@ -195,15 +209,25 @@ import Testing
         func keyframes(_ body: String) -> String { #"{"format": "tiltbox-tilt/1", "keyframes": [\#(body)]}"# }
         let ok = #"{"t": 0, "gravity": [0, -1]}, {"t": 1, "gravity": [0, -1]}"#
         let cases: [(String, String)] = [
-            (keyframes(ok + #", {"t": 2, "gravity": [0, -1], "curve": "easyIn"}"#),
-             "keyframes[2].curve: unknown curve 'easyIn'"),
-            (keyframes(#"{"t": 0, "gravity": [0, -1]}, {"t": 1, "gravity": [1, 0], "curve": {"cubicBezier": [1.2, 0, 0.5, 1]}}"#),
-             "keyframes[1].curve: cubicBezier x1 = 1.2 is outside [0, 1]"),
-            (keyframes(ok + #", {"t": 0.5, "gravity": [0, -1]}"#),
-             "keyframes[2].t: keyframes not sorted by time: 0.5 after 1.0"),
+            (
+                keyframes(ok + #", {"t": 2, "gravity": [0, -1], "curve": "easyIn"}"#),
+                "keyframes[2].curve: unknown curve 'easyIn'"
+            ),
+            (
+                keyframes(
+                    #"{"t": 0, "gravity": [0, -1]}, {"t": 1, "gravity": [1, 0], "curve": {"cubicBezier": [1.2, 0, 0.5, 1]}}"#
+                ),
+                "keyframes[1].curve: cubicBezier x1 = 1.2 is outside [0, 1]"
+            ),
+            (
+                keyframes(ok + #", {"t": 0.5, "gravity": [0, -1]}"#),
+                "keyframes[2].t: keyframes not sorted by time: 0.5 after 1.0"
+            ),
             (keyframes(ok + #", {"t": 2, "gravity": [0]}"#), "keyframes[2].gravity: expected [x, y]"),
-            (keyframes(ok + #", {"t": 2, "gravity": [0, "down"]}"#),
-             "keyframes[2].gravity[1]: expected a number, found a string"),
+            (
+                keyframes(ok + #", {"t": 2, "gravity": [0, "down"]}"#),
+                "keyframes[2].gravity[1]: expected a number, found a string"
+            ),
             (keyframes(#"{"gravity": [0, -1]}"#), "keyframes[0].t: missing"),
             (keyframes(""), "keyframes: no keyframes"),
             (#"{"format": "tiltbox-tilt/2", "keyframes": []}"#, "format: unknown format, expected 'tiltbox-tilt/1'"),
@@ -217,13 +241,24 @@ import Testing
     }
 
     @Test func aMisspeltKeyIsRefusedWithDidYouMeanAndAnUnrelatedOneIsIgnored() throws {
-        let misspelt = try failure("wave.json", #"{"format": "tiltbox-tilt/1", "Units": "g", "keyframes": [{"t": 0, "gravity": [0, -1]}]}"#)
-        #expect(misspelt.hasSuffix(#"wave.json:1:30: Units: unknown key "Units" (did you mean "units"?)"#), "\(misspelt)")
-        let spring = try failure("wave.json", #"{"format": "tiltbox-tilt/1", "keyframes": [{"t": 0, "gravity": [0, -1]}, {"t": 1, "gravity": [1, 0], "curve": {"spring": {"stifness": 50}}}]}"#)
-        #expect(spring.contains("wave.json:1:") && spring.contains(#"keyframes[1].curve.spring.stifness: unknown spring parameter "stifness" (did you mean "stiffness"?)"#),
-                "\(spring)")
+        let misspelt = try failure(
+            "wave.json", #"{"format": "tiltbox-tilt/1", "Units": "g", "keyframes": [{"t": 0, "gravity": [0, -1]}]}"#)
+        #expect(
+            misspelt.hasSuffix(#"wave.json:1:30: Units: unknown key "Units" (did you mean "units"?)"#), "\(misspelt)")
+        let spring = try failure(
+            "wave.json",
+            #"{"format": "tiltbox-tilt/1", "keyframes": [{"t": 0, "gravity": [0, -1]}, {"t": 1, "gravity": [1, 0], "curve": {"spring": {"stifness": 50}}}]}"#
+        )
+        #expect(
+            spring.contains("wave.json:1:")
+                && spring.contains(
+                    #"keyframes[1].curve.spring.stifness: unknown spring parameter "stifness" (did you mean "stiffness"?)"#
+                ),
+            "\(spring)")
         // A key far from every known one (a later version's) is still ignored.
-        let data = Data(#"{"format": "tiltbox-tilt/1", "author": "me", "keyframes": [{"t": 0, "gravity": [0, -1], "note": "x"}]}"#.utf8)
+        let data = Data(
+            #"{"format": "tiltbox-tilt/1", "author": "me", "keyframes": [{"t": 0, "gravity": [0, -1], "note": "x"}]}"#
+                .utf8)
         let track = try KeyframeFile.load(data, file: "wave.json", orientation: .portrait, g: 980)
         #expect(track.keyframes.count == 1)
     }
@@ -256,7 +291,7 @@ import Testing
     @Test func fileOverTheCapIsRefusedBeforeReading() throws {
         let path = try Fixture.scratch("huge.csv", "t,x,y\n")
         let handle = try #require(FileHandle(forWritingAtPath: path))
-        try handle.truncate(atOffset: UInt64(TiltFile.maximumFileSize) + 1)   // sparse: no disk used
+        try handle.truncate(atOffset: UInt64(TiltFile.maximumFileSize) + 1) // sparse: no disk used
         try handle.close()
         #expect { try TiltFile.load(path: path, g: 980) } throws: { error in
             "\(error)".contains("huge.csv: file too large")
@@ -268,11 +303,14 @@ import Testing
     }
 
     @Test func errorDescriptionIsOneLine() {
-        #expect(InputError(file: "tilt/rock.csv", line: 7, reason: "decreasing time 1.5 after 2.0").description
+        #expect(
+            InputError(file: "tilt/rock.csv", line: 7, reason: "decreasing time 1.5 after 2.0").description
                 == "tilt/rock.csv:7: decreasing time 1.5 after 2.0")
-        #expect(InputError(file: "w.json", line: 3, column: 9, reason: "not valid JSON").description
+        #expect(
+            InputError(file: "w.json", line: 3, column: 9, reason: "not valid JSON").description
                 == "w.json:3:9: not valid JSON")
-        #expect(InputError(file: "w.json", path: "keyframes[2].curve", reason: "unknown curve 'easyIn'").description
+        #expect(
+            InputError(file: "w.json", path: "keyframes[2].curve", reason: "unknown curve 'easyIn'").description
                 == "w.json: keyframes[2].curve: unknown curve 'easyIn'")
     }
 }

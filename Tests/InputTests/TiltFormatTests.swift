@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// Each tilt format recognises its own files in one place (`TiltFormat`): the loader,
@@ -26,20 +27,26 @@ import Testing
         // The Makefile fuzzes every folder of Fuzz/corpus.
         let folder = Self.repository.appendingPathComponent("Fuzz/corpus/\(format.fuzzTargetName)").path
         var isDirectory: ObjCBool = false
-        #expect(FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue, "\(folder)")
+        #expect(
+            FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue,
+            "\(folder)")
     }
 
     @Test func theHelpListNamesEveryFormatAsItDidBeforeTheFormatsKnewTheirNames() {
         #expect(TiltFormat.helpList == "Tiltbox CSV, keyframes JSON, phyphox or Sensor Logger export")
-        #expect(TiltCSVLayout.expectation
+        #expect(
+            TiltCSVLayout.expectation
                 == #"t,x,y or t,x,y,z, a phyphox "Acceleration with g" export, or a Sensor Logger Gravity.csv"#)
-        #expect(RecordingCandidates.expectation
+        #expect(
+            RecordingCandidates.expectation
                 == "expected phyphox's Raw Data.csv or Sensor Logger's Gravity.csv or TotalAcceleration.csv")
     }
 
     @Test func fuzzTargetNamesRoundTripAndAreUnique() {
         let names = ParserFuzzing.Target.allCases.map(\.rawValue)
         #expect(Set(names).count == names.count, "\(names)")
-        for target in ParserFuzzing.Target.allCases { #expect(ParserFuzzing.Target(rawValue: target.rawValue) == target) }
+        for target in ParserFuzzing.Target.allCases {
+            #expect(ParserFuzzing.Target(rawValue: target.rawValue) == target)
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// Runs of scenarios driven by tilt files, checked against the tracks themselves.
@@ -12,10 +13,12 @@ import Testing
         let scenario = try ScenarioLoader.load(path: scenarios.appendingPathComponent(name).path)
         let gravity = try GravityInput().resolve(for: scenario)
         let tilt = try #require(gravity.tilt)
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tilt-run-\(UUID().uuidString).jsonl").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tilt-run-\(UUID().uuidString).jsonl")
+            .path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let summary = try ScenarioRunner.run(scenario: scenario, track: gravity.track,
-                                             options: RunOptions(every: every), tracePath: path, shouldStop: { false })
+        let summary = try ScenarioRunner.run(
+            scenario: scenario, track: gravity.track,
+            options: RunOptions(every: every), tracePath: path, shouldStop: { false })
         return (try TraceReader.read(path: path), tilt, summary)
     }
 
@@ -65,7 +68,9 @@ import Testing
         // book.json's recording tilts to +x first (world gravity x ≈ +516 at t = 1 s).
         let (trace, _, _) = try Self.run("book.json", every: 12)
         let start = trace.records.first!, atOneAndHalf = trace.records.first { $0.step == 180 }!
-        let meanX = { (r: TraceRecord) in stride(from: 0, to: r.states.count, by: 6).map { r.states[$0] }.reduce(0, +) / Double(r.states.count / 6) }
+        let meanX = { (r: TraceRecord) in
+            stride(from: 0, to: r.states.count, by: 6).map { r.states[$0] }.reduce(0, +) / Double(r.states.count / 6)
+        }
         #expect(meanX(atOneAndHalf) > meanX(start) + 20)
     }
 }

@@ -1,19 +1,24 @@
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// Expected values are written out from the published formulas here, in Penner's
 /// original `(t, b, c, d)` form where it differs from the implementation's (easings.net's),
 /// never by calling the implementation. The AHEasing set is checked in `EasingFormulaTests`.
 @Suite struct TimingCurveTests {
-    static let probes: [Double] = [0.01, 0.1, 0.2, 0.25, 0.3, 0.36, 0.49, 0.5, 0.51, 0.6, 0.7, 0.75, 0.8, 0.9, 0.95, 0.99]
+    static let probes: [Double] = [
+        0.01, 0.1, 0.2, 0.25, 0.3, 0.36, 0.49, 0.5, 0.51, 0.6, 0.7, 0.75, 0.8, 0.9, 0.95, 0.99,
+    ]
 
     // Penner's signature: t time, b begin, c change, d duration.
     /// easings.net's name for the curve Penner's code calls `name` (`quadraticEaseIn` → `easeInQuad`).
     static func easingsNetName(_ name: String) -> String {
-        let families = [("quadratic", "Quad"), ("cubic", "Cubic"), ("quartic", "Quart"), ("quintic", "Quint"),
-                        ("sine", "Sine"), ("exponential", "Expo"), ("circular", "Circ"), ("back", "Back"),
-                        ("elastic", "Elastic"), ("bounce", "Bounce")]
+        let families = [
+            ("quadratic", "Quad"), ("cubic", "Cubic"), ("quartic", "Quart"), ("quintic", "Quint"),
+            ("sine", "Sine"), ("exponential", "Expo"), ("circular", "Circ"), ("back", "Back"),
+            ("elastic", "Elastic"), ("bounce", "Bounce"),
+        ]
         for (family, short) in families where name.hasPrefix(family) {
             return String(name.dropFirst(family.count)).replacingOccurrences(of: "Ease", with: "ease") + short
         }
@@ -128,8 +133,10 @@ import Testing
         return 7.5625 * (u - 2.625 / 2.75) * (u - 2.625 / 2.75) + 0.984375
     }
 
-    static let pennerNames = ["quadratic", "cubic", "quartic", "quintic", "sine", "exponential", "circular",
-                              "back", "elastic", "bounce"].flatMap { family in
+    static let pennerNames = [
+        "quadratic", "cubic", "quartic", "quintic", "sine", "exponential", "circular",
+        "back", "elastic", "bounce",
+    ].flatMap { family in
         ["EaseIn", "EaseOut", "EaseInOut"].map { family + $0 }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// Replays every committed fuzz input — the seed corpus and every input that once
@@ -105,7 +106,9 @@ import Testing
         var shapeKinds: Set<String> = [], jointKinds: Set<String> = [], accepted = 0
         for _ in 0..<3_000 {
             var generator = ScenarioGenerator((0..<160).map { _ in next() })
-            guard let scenario = try? ScenarioLoader.parse(text: generator.scenarioText(), file: "g.json", baseDirectory: nil)
+            guard
+                let scenario = try? ScenarioLoader.parse(
+                    text: generator.scenarioText(), file: "g.json", baseDirectory: nil)
             else { continue }
             accepted += 1
             for body in scenario.bodies { for shape in body.shapes { shapeKinds.insert(shape.geometry.kind) } }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// Coordinates in the SVG have two decimals: within half a hundredth, plus rounding slack.
@@ -23,7 +24,8 @@ private func near(_ a: Vec2, _ b: Vec2, _ tolerance: Double) -> Bool {
             #expect(polygon.attributes["data-id"] == TinyTrace.ids[body], "the id, XML-escaped, parses back")
             #expect(polygon.text == TinyTrace.ids[body], "the <title> holds the id")
             let state = TinyTrace.records[panel].states[body]
-            let expected = SceneOutline.corners(position: Vec2(state[0], state[1]), size: TinyTrace.sizes[body], angle: state[2])
+            let expected = SceneOutline.corners(
+                position: Vec2(state[0], state[1]), size: TinyTrace.sizes[body], angle: state[2])
             let points = polygonPoints(polygon.attributes["points"] ?? "")
             #expect(points.count == 4)
             for (p, e) in zip(points, expected) {
@@ -77,7 +79,9 @@ private func RenderNumberText(_ v: Double) -> String {
     let arrows = elements.filter { $0.name == "line" && $0.attributes["marker-end"] != nil }
     #expect(arrows.count == 2)
     func direction(_ e: SVGElement) -> Vec2 {
-        Vec2(Double(e.attributes["x2"]!)! - Double(e.attributes["x1"]!)!, Double(e.attributes["y2"]!)! - Double(e.attributes["y1"]!)!)
+        Vec2(
+            Double(e.attributes["x2"]!)! - Double(e.attributes["x1"]!)!,
+            Double(e.attributes["y2"]!)! - Double(e.attributes["y1"]!)!)
     }
     #expect(near(direction(arrows[0]), Vec2(0, 16), 0.02))
     #expect(near(direction(arrows[1]), Vec2(-16, 0), 0.02))

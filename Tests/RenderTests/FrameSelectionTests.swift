@@ -1,4 +1,5 @@
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// Record times of a 10 s run at 120 Hz recorded every step: 1201 records.
@@ -47,7 +48,9 @@ private let times = (0...1200).map { Double($0) / 120 }
 @Test func decimationKeepsFramesTimesBodiesUnderTheCapAndTheLastRecord() {
     let all = TraceDecimation(recordCount: 1201, bodies: 100)
     #expect(all.stride == 1 && all.indices.count == 1201)
-    for (records, bodies, cap) in [(1201, 100, 50_000), (100_001, 10, 500_000), (10, 7, 20), (5, 1_000_000, 10), (2_000_000, 1, 500_000)] {
+    for (records, bodies, cap) in [
+        (1201, 100, 50_000), (100_001, 10, 500_000), (10, 7, 20), (5, 1_000_000, 10), (2_000_000, 1, 500_000),
+    ] {
         let d = TraceDecimation(recordCount: records, bodies: bodies, maxBodyFrames: cap)
         #expect(d.indices.first == 0 && d.indices.last == records - 1)
         #expect(d.indices.count * bodies <= cap || d.indices.count == 2, "\(records) × \(bodies) under \(cap)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 private func page(_ scene: RenderScene, maxBodyFrames: Int = TraceDecimation.defaultMaxBodyFrames) -> String {
@@ -63,10 +64,15 @@ extension Double {
 }
 
 @Test func massesRoundTripThroughTheTraceHeaderAfterTheOtherOptionalKeys() throws {
-    let header = TraceHeader(scenario: "m", spatialIndex: "bbtree", dt: 0.5, every: 1, bodies: ["a", "b"],
-                             tilt: "t.csv", masses: [1, 2.5])
+    let header = TraceHeader(
+        scenario: "m", spatialIndex: "bbtree", dt: 0.5, every: 1, bodies: ["a", "b"],
+        tilt: "t.csv", masses: [1, 2.5])
     #expect(header.jsonLine.hasSuffix(#""tilt":"t.csv","masses":[1,2.5]}"# + "\n"))
-    let trace = try TraceReader.parse(Array((header.jsonLine + #"{"end":"complete","steps":0,"simTime":0,"droppedTime":0,"digest":"fnv1a64:cbf29ce484222325"}"# + "\n").utf8), file: "m.jsonl")
+    let trace = try TraceReader.parse(
+        Array(
+            (header.jsonLine
+                + #"{"end":"complete","steps":0,"simTime":0,"droppedTime":0,"digest":"fnv1a64:cbf29ce484222325"}"#
+                + "\n").utf8), file: "m.jsonl")
     #expect(trace.header.masses == [1, 2.5])
     #expect(trace.header == header)
     let wrongCount = header.jsonLine.replacingOccurrences(of: "[1,2.5]", with: "[1]")

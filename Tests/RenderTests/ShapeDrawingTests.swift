@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// The film strip and the HTML player's data for a trace with every shape kind, body
@@ -21,7 +22,9 @@ import Testing
         return Vec2(origin.x + layout.scale * p.x, origin.y + layout.scale * (100 - p.y))
     }
 
-    static func number(_ element: SVGElement, _ name: String) -> Double { Double(element.attributes[name] ?? "") ?? .nan }
+    static func number(_ element: SVGElement, _ name: String) -> Double {
+        Double(element.attributes[name] ?? "") ?? .nan
+    }
 
     static func close(_ a: Vec2, _ b: Vec2, _ tolerance: Double = ShapeDrawingTests.tolerance) -> Bool {
         abs(a.x - b.x) <= tolerance && abs(a.y - b.y) <= tolerance
@@ -34,12 +37,15 @@ import Testing
         #expect(outline.bodies[4].isCrate && !outline.bodies[2].isCrate && !outline.isCratesOnly)
         #expect(outline.joints.map(\.a) == [0, 1, 2, 1, 0])
         #expect(outline.joints.map(\.b) == [nil, 4, 0, nil, 4])
-        #expect(outline.joints.map(\.isDrawn) == [true, true, true, false, true], "an angular joint to the world has no line")
+        #expect(
+            outline.joints.map(\.isDrawn) == [true, true, true, false, true],
+            "an angular joint to the world has no line")
     }
 
     @Test func withoutAWorldSizeTheBoundingBoxIsPaddedByTheFarthestShape() throws {
         let text = ShapeTrace.text.replacingOccurrences(of: #""world":{"size":[200,100]},"#, with: "")
-        let scene = try RenderScene(trace: try TraceReader.parse(Array(text.utf8), file: "s.jsonl", verifyDigest: false), file: "s.jsonl")
+        let scene = try RenderScene(
+            trace: try TraceReader.parse(Array(text.utf8), file: "s.jsonl", verifyDigest: false), file: "s.jsonl")
         #expect(!scene.hasWorldSize)
         // Positions and segment ends span (0, 0)…(200, 85); the rod reaches 30 + 3 from its origin: pad 33 + 1.
         #expect(scene.origin == Vec2(-34, -34) && scene.extent == Vec2(268, 153), "\(scene.origin) \(scene.extent)")
@@ -58,7 +64,9 @@ import Testing
         let drawn = transform.apply(Vec2(Self.number(circle, "cx"), Self.number(circle, "cy")))
         #expect(Self.close(drawn, Self.svgPoint(centre, layout), Self.tolerance * layout.scale), "\(drawn)")
         #expect(abs(Self.number(circle, "r") * layout.scale - 10 * layout.scale) <= 1e-9)
-        #expect(abs(transform.a - layout.scale) <= 1e-6 && abs(transform.d + layout.scale) <= 1e-6, "world units, y flipped")
+        #expect(
+            abs(transform.a - layout.scale) <= 1e-6 && abs(transform.d + layout.scale) <= 1e-6, "world units, y flipped"
+        )
         // The radius line ends on the rim along the body's x axis: straight up at angle π/2.
         let line = try #require(elements.first { $0.name == "line" && $0.attributes["class"] == "radius" })
         let end = Vec2(Self.number(line, "x2"), Self.number(line, "y2"))
@@ -78,7 +86,9 @@ import Testing
         let crate = try #require(elements.first { $0.name == "polygon" && $0.attributes["data-id"] == "crate" })
         #expect(crate.attributes["class"] == "crate")
         let corners = polygonPoints(crate.attributes["points"] ?? "")
-        let expectedCorners = [(-5.0, -5.0), (5.0, -5.0), (5.0, 5.0), (-5.0, 5.0)].map { ShapeTrace.world(4, $0.0, $0.1) }
+        let expectedCorners = [(-5.0, -5.0), (5.0, -5.0), (5.0, 5.0), (-5.0, 5.0)].map {
+            ShapeTrace.world(4, $0.0, $0.1)
+        }
         #expect(corners.count == 4 && zip(corners, expectedCorners).allSatisfy { Self.close($0, $1) })
     }
 
@@ -97,7 +107,7 @@ import Testing
             return xy.count == 2 ? Vec2(xy[0], xy[1]) : Vec2(.nan, .nan)
         }
         let corners = [(-20.0, -3.0), (20.0, -3.0), (20.0, 3.0), (-20.0, 3.0)]
-        let normals = [(0.0, -1.0), (1.0, 0.0), (0.0, 1.0), (-1.0, 0.0)]  // outward normal of the edge leaving corner k
+        let normals = [(0.0, -1.0), (1.0, 0.0), (0.0, 1.0), (-1.0, 0.0)] // outward normal of the edge leaving corner k
         for k in 0..<4 {
             let incoming = normals[(k + 3) % 4], outgoing = normals[k]
             let start = ShapeTrace.world(2, corners[k].0 + 2 * incoming.0, corners[k].1 + 2 * incoming.1)
@@ -130,16 +140,22 @@ import Testing
         // pivot: the ball's origin to the world point (50, 95).
         #expect(Self.close(ends(joints[0]).0, ShapeTrace.world(0, 0, 0)) && Self.close(ends(joints[0]).1, Vec2(50, 95)))
         // pin: (0, 5) on the wedge to the crate's origin.
-        #expect(Self.close(ends(joints[1]).0, ShapeTrace.world(1, 0, 5)) && Self.close(ends(joints[1]).1, ShapeTrace.world(4, 0, 0)))
+        #expect(
+            Self.close(ends(joints[1]).0, ShapeTrace.world(1, 0, 5))
+                && Self.close(ends(joints[1]).1, ShapeTrace.world(4, 0, 0)))
         // groove: from the groove's point nearest anchor B (the ball's (5, 0)) to anchor B.
         let b = ShapeTrace.world(0, 5, 0), g0 = ShapeTrace.world(2, -15, 0), g1 = ShapeTrace.world(2, 15, 0)
         let t = max(0, min(1, ((b.x - g0.x) * (g1.x - g0.x) + (b.y - g0.y) * (g1.y - g0.y)) / (30 * 30)))
         let nearest = Vec2(g0.x + t * (g1.x - g0.x), g0.y + t * (g1.y - g0.y))
-        #expect(Self.close(ends(joints[2]).0, nearest) && Self.close(ends(joints[2]).1, b), "\(ends(joints[2])) vs \(nearest), \(b)")
+        #expect(
+            Self.close(ends(joints[2]).0, nearest) && Self.close(ends(joints[2]).1, b),
+            "\(ends(joints[2])) vs \(nearest), \(b)")
         let groove = try #require(elements.first { $0.attributes["class"] == "groove" })
         #expect(Self.close(ends(groove).0, g0) && Self.close(ends(groove).1, g1))
         // gear: between the two bodies' origins.
-        #expect(Self.close(ends(joints[3]).0, ShapeTrace.world(0, 0, 0)) && Self.close(ends(joints[3]).1, ShapeTrace.world(4, 0, 0)))
+        #expect(
+            Self.close(ends(joints[3]).0, ShapeTrace.world(0, 0, 0))
+                && Self.close(ends(joints[3]).1, ShapeTrace.world(4, 0, 0)))
     }
 
     @Test func aCratesOnlyTraceDrawsNoShapeElementsOrStyles() throws {
@@ -155,11 +171,14 @@ import Testing
         let html = String(decoding: HTMLPlayer().html(scene: try ShapeTrace.scene()), as: UTF8.self)
         let open = try #require(html.range(of: #"<script type="application/json" id="trace-data">"#))
         let close = try #require(html.range(of: "</script>", range: open.upperBound..<html.endIndex))
-        let data = try #require(try JSONSerialization.jsonObject(with: Data(html[open.upperBound..<close.lowerBound].utf8)) as? [String: Any])
+        let data = try #require(
+            try JSONSerialization.jsonObject(with: Data(html[open.upperBound..<close.lowerBound].utf8))
+                as? [String: Any])
         #expect(data["types"] as? [String] == ["dynamic", "dynamic", "kinematic", "static", "dynamic"])
         let shapes = try #require(data["shapes"] as? [[[Any]]])
         #expect(shapes.map { $0.first?.first as? String } == ["c", "p", "b", "s", "b"])
-        #expect((shapes[1][0].dropFirst().compactMap { ($0 as? NSNumber)?.doubleValue }) == [0, -20, -10, 20, -10, 0, 10])
+        #expect(
+            (shapes[1][0].dropFirst().compactMap { ($0 as? NSNumber)?.doubleValue }) == [0, -20, -10, 20, -10, 0, 10])
         let joints = try #require(data["joints"] as? [[Any]])
         #expect(joints.map { $0.first as? String } == ["pivot", "pin", "groove", "gear"])
         #expect(joints[0].dropFirst().compactMap { ($0 as? NSNumber)?.doubleValue } == [0, -1, 0, 0, 50, 95])
@@ -169,13 +188,18 @@ import Testing
     @Test func scenarioOutlineGivesAWorldPivotEachBodysLocalAnchor() {
         // cpPivotJointNew: anchor = cpBodyWorldToLocal(body, pivot), from the initial poses.
         let crate = CrateSpec(id: "c", position: Vec2(10, 0), size: Vec2(4, 4), angle: .pi / 2, mass: 1)
-        let ball = BodySpec(id: "b", position: Vec2(0, 5), angle: 0.7,
-                            shapes: [ShapeSpec(geometry: .circle(radius: 2, offset: .zero), mass: .mass(1))])
-        let scenario = Scenario(name: "pivot", world: WorldSettings(size: Vec2(100, 100)), crates: [crate], bodies: [ball],
-                                joints: [JointSpec(parameters: .pivot(.world(Vec2(10, 5))), a: .body("c"), b: .body("b")),
-                                         JointSpec(parameters: .simpleMotor(rate: 1), a: .body("b"), b: .world)])
+        let ball = BodySpec(
+            id: "b", position: Vec2(0, 5), angle: 0.7,
+            shapes: [ShapeSpec(geometry: .circle(radius: 2, offset: .zero), mass: .mass(1))])
+        let scenario = Scenario(
+            name: "pivot", world: WorldSettings(size: Vec2(100, 100)), crates: [crate], bodies: [ball],
+            joints: [
+                JointSpec(parameters: .pivot(.world(Vec2(10, 5))), a: .body("c"), b: .body("b")),
+                JointSpec(parameters: .simpleMotor(rate: 1), a: .body("b"), b: .world),
+            ])
         let outline = SceneOutline(scenario: scenario)
-        #expect(outline.bodies.map(\.shapes) == [[.box(size: Vec2(4, 4), radius: 0)], [.circle(radius: 2, offset: .zero)]])
+        #expect(
+            outline.bodies.map(\.shapes) == [[.box(size: Vec2(4, 4), radius: 0)], [.circle(radius: 2, offset: .zero)]])
         let pivot = outline.joints[0]
         #expect(pivot.a == 0 && pivot.b == 1 && pivot.kind == "pivot")
         // (10, 5) seen from (10, 0) turned a quarter turn: (5, 0).

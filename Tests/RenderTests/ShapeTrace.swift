@@ -1,4 +1,5 @@
 import Foundation
+
 @_spi(Tools) @testable import Tiltbox
 
 /// A hand-written two-record trace in a 200×100 world with one body of each shape kind
@@ -15,14 +16,19 @@ enum ShapeTrace {
     ]
 
     static var text: String {
-        let first = #"{"step":0,"t":0,"g":[0,-10],"s":[[50,70,0,0,0,0],[120,30,0,0,0,0],[90,85,0,10,0,0],[160,60,0,0,0,0],[20,20,0,0,0,0]]}"#
-        let states = last.map { "[\(NumberFormat.shortest($0.x)),\(NumberFormat.shortest($0.y)),\(NumberFormat.shortest($0.angle)),0,0,0]" }
+        let first =
+            #"{"step":0,"t":0,"g":[0,-10],"s":[[50,70,0,0,0,0],[120,30,0,0,0,0],[90,85,0,10,0,0],[160,60,0,0,0,0],[20,20,0,0,0,0]]}"#
+        let states = last.map {
+            "[\(NumberFormat.shortest($0.x)),\(NumberFormat.shortest($0.y)),\(NumberFormat.shortest($0.angle)),0,0,0]"
+        }
         let second = #"{"step":1,"t":1,"g":[0,-10],"s":["# + states.joined(separator: ",") + "]}"
         return header + "\n" + first + "\n" + second + "\n"
     }
 
     static func scene() throws -> RenderScene {
-        try RenderScene(trace: try TraceReader.parse(Array(text.utf8), file: "shapes.jsonl", verifyDigest: false), file: "shapes.jsonl")
+        try RenderScene(
+            trace: try TraceReader.parse(Array(text.utf8), file: "shapes.jsonl", verifyDigest: false),
+            file: "shapes.jsonl")
     }
 
     /// A body-local point of body `body` in the world at the last record, by the

@@ -1,8 +1,10 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
+
 @_spi(Tools) @testable import Tiltbox
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// A hand-written three-record trace of two crates in a 100×50 box, small enough to
 /// work out every drawn coordinate by hand. The first id needs XML escaping.
@@ -17,10 +19,14 @@ enum TinyTrace {
     ]
 
     static var text: String {
-        var lines = [#"{"format":"tiltbox-trace/1","scenario":"tiny","engine":"chipmunk 7.0.3","spatialIndex":"bbtree","dt":0.5,"every":1,"fields":["x","y","angle","vx","vy","w"],"bodies":["a<&>\"b'","c"],"world":{"size":[100,50]},"segments":[{"from":[0,0],"to":[100,0],"radius":1},{"from":[0,20],"to":[40,0],"radius":0.5}],"sizes":[[10,4],[6,6]],"hz":2,"duration":1,"masses":[2,1]}"#]
+        var lines = [
+            #"{"format":"tiltbox-trace/1","scenario":"tiny","engine":"chipmunk 7.0.3","spatialIndex":"bbtree","dt":0.5,"every":1,"fields":["x","y","angle","vx","vy","w"],"bodies":["a<&>\"b'","c"],"world":{"size":[100,50]},"segments":[{"from":[0,0],"to":[100,0],"radius":1},{"from":[0,20],"to":[40,0],"radius":0.5}],"sizes":[[10,4],[6,6]],"hz":2,"duration":1,"masses":[2,1]}"#
+        ]
         for (step, record) in records.enumerated() {
             let states = record.states.map { "[" + $0.map { NumberFormat.shortest($0) }.joined(separator: ",") + "]" }
-            lines.append(#"{"step":\#(step),"t":\#(NumberFormat.shortest(record.t)),"g":[\#(NumberFormat.shortest(record.g.x)),\#(NumberFormat.shortest(record.g.y))],"s":[\#(states.joined(separator: ","))]}"#)
+            lines.append(
+                #"{"step":\#(step),"t":\#(NumberFormat.shortest(record.t)),"g":[\#(NumberFormat.shortest(record.g.x)),\#(NumberFormat.shortest(record.g.y))],"s":[\#(states.joined(separator: ","))]}"#
+            )
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -58,10 +64,14 @@ final class SVGCollector: NSObject, XMLParserDelegate {
         return collector.elements
     }
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
-        elements.append(SVGElement(name: elementName, attributes: attributeDict,
-                                   ancestorTransforms: stack.compactMap(\.transform), text: ""))
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+        qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
+    ) {
+        elements.append(
+            SVGElement(
+                name: elementName, attributes: attributeDict,
+                ancestorTransforms: stack.compactMap(\.transform), text: ""))
         stack.append((elements.count - 1, attributeDict["transform"]))
     }
 
@@ -70,7 +80,9 @@ final class SVGCollector: NSObject, XMLParserDelegate {
         for open in stack { elements[open.index].text += string }
     }
 
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+    func parser(
+        _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?
+    ) {
         stack.removeLast()
     }
 
@@ -87,8 +99,9 @@ struct AffineTransform: Equatable {
 
     /// self ∘ other (other applied first).
     func concatenating(_ o: AffineTransform) -> AffineTransform {
-        AffineTransform(a: a * o.a + c * o.b, b: b * o.a + d * o.b, c: a * o.c + c * o.d, d: b * o.c + d * o.d,
-                        e: a * o.e + c * o.f + e, f: b * o.e + d * o.f + f)
+        AffineTransform(
+            a: a * o.a + c * o.b, b: b * o.a + d * o.b, c: a * o.c + c * o.d, d: b * o.c + d * o.d,
+            e: a * o.e + c * o.f + e, f: b * o.e + d * o.f + f)
     }
 
     static func parse(_ text: String) -> AffineTransform? {
@@ -99,7 +112,9 @@ struct AffineTransform: Equatable {
             .split(whereSeparator: { $0 == " " || $0 == "," }).compactMap { Double($0) }
         switch (name, numbers.count) {
         case ("translate", 2): return AffineTransform(e: numbers[0], f: numbers[1])
-        case ("matrix", 6): return AffineTransform(a: numbers[0], b: numbers[1], c: numbers[2], d: numbers[3], e: numbers[4], f: numbers[5])
+        case ("matrix", 6):
+            return AffineTransform(
+                a: numbers[0], b: numbers[1], c: numbers[2], d: numbers[3], e: numbers[4], f: numbers[5])
         default: return nil
         }
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// Issue 23's load-time limits at their edges: accepted just inside, refused just outside,
@@ -14,7 +15,9 @@ import Testing
     // MARK: - Body mass and moment
 
     static func boxBody(density: Double) -> String {
-        scenarioText(#""bodies": [{"id": "b", "position": [100, 100], "shapes": [{"box": {"size": [1, 1]}, "density": \#(density)}]}]"#)
+        scenarioText(
+            #""bodies": [{"id": "b", "position": [100, 100], "shapes": [{"box": {"size": [1, 1]}, "density": \#(density)}]}]"#
+        )
     }
 
     @Test func aDynamicBodysMassMayBeTheFloorButNotBelowIt() throws {
@@ -26,7 +29,8 @@ import Testing
     /// A unit mass in a circle of radius 1 (I = 1/2) with a massless arm of length L:
     /// reach² · m / I = 2L², at most 1e9, so L ≤ 22 360.68.
     static func whip(arm: Double) -> String {
-        scenarioText(#"""
+        scenarioText(
+            #"""
             "bodies": [{"id": "w", "position": [100, 100], "shapes": [{"circle": {"radius": 1}, "mass": 1},
               {"segment": {"from": [0, 0], "to": [\#(arm), 0], "radius": 0}}]}]
             """#)
@@ -35,7 +39,8 @@ import Testing
     @Test func aBodysReachSquaredTimesMassOverMomentMayBeOneBillionButNoMore() throws {
         #expect(Self.refusal(Self.whip(arm: 22_360)) == nil)
         let refused = try #require(Self.refusal(Self.whip(arm: 22_361)))
-        #expect(refused.hasPrefix("bodies[0].shapes ") && refused.contains("too small a moment of inertia"), "\(refused)")
+        #expect(
+            refused.hasPrefix("bodies[0].shapes ") && refused.contains("too small a moment of inertia"), "\(refused)")
     }
 
     // MARK: - Springs
@@ -43,7 +48,8 @@ import Testing
     /// A 2 × 2 crate of mass 1 (I = 2/3, k = 1.5) on a rotary spring at 120 Hz:
     /// stiffness × dt² × k ≤ 4 allows up to 38 400.
     static func rotarySpring(_ stiffness: Double, hz: Double = 120) -> String {
-        scenarioText(#"""
+        scenarioText(
+            #"""
             "timestep": {"hz": \#(hz)},
             "crates": [{"id": "c", "position": [100, 100], "size": [2, 2]}],
             "joints": [{"dampedRotarySpring": {"a": "c", "b": "static", "restAngle": 0, "stiffness": \#(stiffness), "damping": 1e15}}]
@@ -53,7 +59,9 @@ import Testing
     @Test func aRotarySpringMayBeAsStiffAsTheStepIntegratesButNoStiffer() throws {
         #expect(Self.refusal(Self.rotarySpring(38_399)) == nil)
         let refused = try #require(Self.refusal(Self.rotarySpring(38_401)))
-        #expect(refused.hasPrefix("joints[0].dampedRotarySpring.stiffness ") && refused.contains("at most 38400"), "\(refused)")
+        #expect(
+            refused.hasPrefix("joints[0].dampedRotarySpring.stiffness ") && refused.contains("at most 38400"),
+            "\(refused)")
         // Ten times the rate allows a hundred times the stiffness.
         #expect(Self.refusal(Self.rotarySpring(3_839_000, hz: 1200)) == nil)
     }
@@ -61,7 +69,8 @@ import Testing
     /// Two unit crates 2 × 2 on a spring with anchors at their centres: k = 1 + 1 = 2, so at
     /// 120 Hz stiffness × k / 14 400 ≤ 4 allows up to 28 800; anchors off centre lower it.
     static func linearSpring(_ stiffness: Double, anchor: Double = 0) -> String {
-        scenarioText(#"""
+        scenarioText(
+            #"""
             "crates": [{"id": "a", "position": [100, 100], "size": [2, 2]}, {"id": "b", "position": [110, 100], "size": [2, 2]}],
             "joints": [{"dampedSpring": {"a": "a", "b": "b", "anchorA": [\#(anchor), 0], "anchorB": [0, 0],
                          "restLength": 10, "stiffness": \#(stiffness), "damping": 0}}]
@@ -80,7 +89,9 @@ import Testing
     // MARK: - Contact persistence
 
     static func grid(columns: Int, rows: Int = 1, persistence: Int) -> String {
-        scenarioText(world: #""size": [6000, 400], "collisionPersistence": \#(persistence)"#, #"""
+        scenarioText(
+            world: #""size": [6000, 400], "collisionPersistence": \#(persistence)"#,
+            #"""
             "grids": [{"origin": [20, 20], "columns": \#(columns), "rows": \#(rows), "spacing": [35, 35]}]
             """#)
     }
@@ -94,9 +105,10 @@ import Testing
     @Test func persistenceTimesDynamicShapesMayBeAMillionButNoMore() throws {
         #expect(Self.refusal(Self.grid(columns: 100, rows: 10, persistence: 1000)) == nil)
         let refused = try #require(Self.refusal(Self.grid(columns: 143, rows: 7, persistence: 1000)))
-        #expect(refused.hasPrefix("world.collisionPersistence ")
+        #expect(
+            refused.hasPrefix("world.collisionPersistence ")
                 && refused.contains("1000 steps × 1001 dynamic shapes = 1001000") && refused.contains("at most 999 "),
-                "\(refused)")
+            "\(refused)")
     }
 
     @Test func chipmunksDefaultPersistenceIsNeverRefused() throws {
@@ -106,7 +118,9 @@ import Testing
     // MARK: - Spatial hash extent
 
     static func farSegment(cellSize: Double) -> String {
-        scenarioText(world: #""size": [100, 100], "spatialIndex": {"hash": {"cellSize": \#(cellSize), "count": 100}}"#, #"""
+        scenarioText(
+            world: #""size": [100, 100], "spatialIndex": {"hash": {"cellSize": \#(cellSize), "count": 100}}"#,
+            #"""
             "walls": {"box": false}, "segments": [{"from": [-1e7, 0], "to": [-1e7, 0.01], "radius": 0}]
             """#)
     }
@@ -115,6 +129,8 @@ import Testing
         // 1e7 / 2^30 = 0.0093132257...
         #expect(Self.refusal(Self.farSegment(cellSize: 0.00932)) == nil)
         let refused = try #require(Self.refusal(Self.farSegment(cellSize: 0.00931)))
-        #expect(refused.hasPrefix("world.spatialIndex.hash.cellSize ") && refused.contains("beyond 2^30 cells"), "\(refused)")
+        #expect(
+            refused.hasPrefix("world.spatialIndex.hash.cellSize ") && refused.contains("beyond 2^30 cells"),
+            "\(refused)")
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// Text from files is echoed inert: control characters become visible escapes, so an
@@ -19,8 +20,9 @@ import Testing
     }
 
     @Test func anInputErrorIsOneInertLineWhateverItsParts() {
-        let error = InputError(file: "dir\n/x.json", line: 3, column: 7, path: "crates[0].\u{1B}[31mkey",
-                               reason: "unknown key \"\u{1B}[31mkey\"\nsecond line")
+        let error = InputError(
+            file: "dir\n/x.json", line: 3, column: 7, path: "crates[0].\u{1B}[31mkey",
+            reason: "unknown key \"\u{1B}[31mkey\"\nsecond line")
         let text = error.description
         #expect(!text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
         #expect(text == #"dir\n/x.json:3:7: crates[0].\e[31mkey: unknown key "\e[31mkey"\nsecond line"#)

@@ -1,4 +1,5 @@
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// The syntax error `text` produces, or `nil` when it parses.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// The pose a kinematic path gives over time: keyframes, repeats, the paced Bézier path
@@ -10,7 +11,8 @@ import Testing
         PoseKeyframe(t: 0.1, position: Vec2(100, 80), angle: 0.25),
         PoseKeyframe(t: 0.7, position: Vec2(-380.3, 80.1), angle: -1.1, curve: .easeInEaseOut),
         PoseKeyframe(t: 1.3, position: Vec2(17, -3), angle: 2, curve: .penner(.easeOutElastic)),
-        PoseKeyframe(t: 2.9, position: Vec2(0.1, 0.2), angle: 0.3, curve: .spring(SpringCurve(stiffness: 400, damping: 40))),
+        PoseKeyframe(
+            t: 2.9, position: Vec2(0.1, 0.2), angle: 0.3, curve: .spring(SpringCurve(stiffness: 400, damping: 40))),
     ]
 
     @Test(arguments: PathRepeat.allCases)
@@ -37,9 +39,12 @@ import Testing
     }
 
     @Test func easeInEaseOutIsHalfwayAtTheMidpointAndSlowAtTheStart() {
-        let path = KinematicPath.keyframes([PoseKeyframe(t: 0, position: Vec2(0, 10), angle: 0),
-                                            PoseKeyframe(t: 2, position: Vec2(200, 10), angle: 1, curve: .easeInEaseOut)],
-                                           repeat: .none)
+        let path = KinematicPath.keyframes(
+            [
+                PoseKeyframe(t: 0, position: Vec2(0, 10), angle: 0),
+                PoseKeyframe(t: 2, position: Vec2(200, 10), angle: 1, curve: .easeInEaseOut),
+            ],
+            repeat: .none)
         let middle = path.pose(at: 1)
         #expect(abs(middle.position.x - 100) < 1e-9)
         #expect(middle.position.y == 10)
@@ -85,14 +90,18 @@ import Testing
     }
 
     @Test func aLoopThatTurnsOnceKeepsTurning() {
-        let track = KinematicPath.keyframes([PoseKeyframe(t: 0, position: .zero, angle: 0),
-                                             PoseKeyframe(t: 1, position: .zero, angle: 2 * Double.pi)],
-                                            repeat: .loop).track()
+        let track = KinematicPath.keyframes(
+            [
+                PoseKeyframe(t: 0, position: .zero, angle: 0),
+                PoseKeyframe(t: 1, position: .zero, angle: 2 * Double.pi),
+            ],
+            repeat: .loop
+        ).track()
         for cycle in 0..<5 {
             let angle = track.pose(at: Double(cycle) + 0.25).angle
             #expect(abs(angle - (Double(cycle) * 2 + 0.5) * Double.pi) < 1e-9, "cycle \(cycle)")
         }
-        for n in [58, 59, 60, 61] {   // up to, at and across the first wrap
+        for n in [58, 59, 60, 61] { // up to, at and across the first wrap
             #expect(abs(track.drive(step: n, dt: 1.0 / 60).angularVelocity - 2 * Double.pi) < 1e-9, "n = \(n)")
         }
     }
@@ -104,12 +113,17 @@ import Testing
             let drive = track.drive(step: n, dt: dt)
             let now = track.pose(at: Double(n) * dt), next = track.pose(at: Double(n + 1) * dt)
             #expect(drive.position == now.position && drive.angle == now.angle, "n = \(n)")
-            #expect(drive.velocity == Vec2((next.position.x - now.position.x) / dt, (next.position.y - now.position.y) / dt))
+            #expect(
+                drive.velocity == Vec2((next.position.x - now.position.x) / dt, (next.position.y - now.position.y) / dt)
+            )
             #expect(drive.angularVelocity == (next.angle - now.angle) / dt)
         }
         // On a linear segment the finite difference is the segment's own speed.
-        let line = KinematicPath.keyframes([PoseKeyframe(t: 0, position: Vec2(0, 0), angle: 0),
-                                            PoseKeyframe(t: 2, position: Vec2(100, -50), angle: 3)], repeat: .none)
+        let line = KinematicPath.keyframes(
+            [
+                PoseKeyframe(t: 0, position: Vec2(0, 0), angle: 0),
+                PoseKeyframe(t: 2, position: Vec2(100, -50), angle: 3),
+            ], repeat: .none)
         let drive = line.drive(step: 30, dt: dt)
         #expect((drive.velocity - Vec2(50, -25)).length < 1e-9)
         #expect(abs(drive.angularVelocity - 1.5) < 1e-9)
@@ -125,11 +139,13 @@ import Testing
     /// (c.x + r, c.y), with the standard control distance k·r, k = 0.5523.
     static func circle(_ c: Vec2, _ r: Double) -> [Vec2] {
         let k = 0.5523 * r
-        return [Vec2(c.x + r, c.y),
-                Vec2(c.x + r, c.y + k), Vec2(c.x + k, c.y + r), Vec2(c.x, c.y + r),
-                Vec2(c.x - k, c.y + r), Vec2(c.x - r, c.y + k), Vec2(c.x - r, c.y),
-                Vec2(c.x - r, c.y - k), Vec2(c.x - k, c.y - r), Vec2(c.x, c.y - r),
-                Vec2(c.x + k, c.y - r), Vec2(c.x + r, c.y - k), Vec2(c.x + r, c.y)]
+        return [
+            Vec2(c.x + r, c.y),
+            Vec2(c.x + r, c.y + k), Vec2(c.x + k, c.y + r), Vec2(c.x, c.y + r),
+            Vec2(c.x - k, c.y + r), Vec2(c.x - r, c.y + k), Vec2(c.x - r, c.y),
+            Vec2(c.x - r, c.y - k), Vec2(c.x - k, c.y - r), Vec2(c.x, c.y - r),
+            Vec2(c.x + k, c.y - r), Vec2(c.x + r, c.y - k), Vec2(c.x + r, c.y),
+        ]
     }
 
     /// `a − b` folded into [−π, π].
@@ -139,9 +155,11 @@ import Testing
 
     @Test func aBodyOnACircleStaysOnItAtConstantSpeedFacingAlongIt() {
         let centre = Vec2(200, 150), radius = 100.0, duration = 4.0, dt = 1.0 / 60
-        let track = KinematicPath.bezier(points: Self.circle(centre, radius), duration: duration,
-                                         rotationMode: .auto, repeat: .loop).track()
-        let steps = Int(3 * duration / dt)   // three laps
+        let track = KinematicPath.bezier(
+            points: Self.circle(centre, radius), duration: duration,
+            rotationMode: .auto, repeat: .loop
+        ).track()
+        let steps = Int(3 * duration / dt) // three laps
         var previous: BodyPose?
         var stepLengths: [Double] = []
         for n in 0...steps {
@@ -174,7 +192,8 @@ import Testing
     @Test func autoReverseIsAutoPlusPiAndNoneKeepsTheBodyAngle() {
         let points = Self.circle(Vec2(0, 0), 100)
         let auto = KinematicPath.bezier(points: points, duration: 3, rotationMode: .auto, repeat: .loop).track()
-        let reverse = KinematicPath.bezier(points: points, duration: 3, rotationMode: .autoReverse, repeat: .loop).track()
+        let reverse = KinematicPath.bezier(points: points, duration: 3, rotationMode: .autoReverse, repeat: .loop)
+            .track()
         let fixed = KinematicPath.bezier(points: points, duration: 3, rotationMode: .none, repeat: .loop)
             .track(bodyAngle: 0.7)
         for t in stride(from: 0.0, through: 7, by: 0.013) {
@@ -187,7 +206,9 @@ import Testing
     }
 
     @Test func aBezierPathStartsAndEndsOnItsEndPoints() {
-        let points = [Vec2(0.1, 0.3), Vec2(40, 90), Vec2(70, -20), Vec2(100.7, 10.9), Vec2(130, 40), Vec2(160, 0), Vec2(-5, 3.3)]
+        let points = [
+            Vec2(0.1, 0.3), Vec2(40, 90), Vec2(70, -20), Vec2(100.7, 10.9), Vec2(130, 40), Vec2(160, 0), Vec2(-5, 3.3),
+        ]
         let track = KinematicPath.bezier(points: points, duration: 2.5, rotationMode: .auto, repeat: .none).track()
         #expect(track.pose(at: 0).position == points[0])
         #expect(track.pose(at: 2.5).position == points[6])
@@ -233,8 +254,10 @@ import Testing
     }
 
     @Test func pingpongOnABezierRetracesTheForwardPass() {
-        let track = KinematicPath.bezier(points: Self.circle(Vec2(0, 0), 50), duration: 2, rotationMode: .auto,
-                                         repeat: .pingpong).track()
+        let track = KinematicPath.bezier(
+            points: Self.circle(Vec2(0, 0), 50), duration: 2, rotationMode: .auto,
+            repeat: .pingpong
+        ).track()
         for x in stride(from: 0.0, through: 2, by: 0.07) {
             let forward = track.pose(at: 2 - x), back = track.pose(at: 2 + x)
             #expect((back.position - forward.position).length < 1e-9, "x = \(x)")

@@ -1,11 +1,13 @@
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// The broad phase and narrow phase behind the mass-overlap limit and the overlap warnings.
 @Suite struct OverlapCensusTests {
     static func scenario(_ crates: [CrateSpec], segments: [SegmentSpec] = [], box: Bool = false) -> Scenario {
-        Scenario(name: "t", world: WorldSettings(size: Vec2(1000, 1000)), walls: WallSettings(box: box),
-                 segments: segments, crates: crates)
+        Scenario(
+            name: "t", world: WorldSettings(size: Vec2(1000, 1000)), walls: WallSettings(box: box),
+            segments: segments, crates: crates)
     }
 
     @Test func pairsAtOnePointAreCountedOnce() {
@@ -24,8 +26,10 @@ import Testing
     }
 
     @Test func touchingCratesDoNotOverlap() {
-        let crates = [CrateSpec(id: "a", position: Vec2(100, 100)), CrateSpec(id: "b", position: Vec2(132, 100)),
-                      CrateSpec(id: "c", position: Vec2(100, 132))]
+        let crates = [
+            CrateSpec(id: "a", position: Vec2(100, 100)), CrateSpec(id: "b", position: Vec2(132, 100)),
+            CrateSpec(id: "c", position: Vec2(100, 132)),
+        ]
         #expect(OverlapCensus(scenario: Self.scenario(crates), stopAfter: 10).cratePairs == 0)
         let closer = [CrateSpec(id: "a", position: Vec2(100, 100)), CrateSpec(id: "b", position: Vec2(131.9, 100))]
         #expect(OverlapCensus(scenario: Self.scenario(closer), stopAfter: 10).cratePairs == 1)
@@ -35,24 +39,32 @@ import Testing
         // Two diamonds (32-unit squares at 45°) side by side: their bounding boxes are
         // 45.25 wide and overlap at 44 apart, their corners do not touch until 45.25.
         let a = CrateSpec(id: "a", position: Vec2(100, 100), angle: .pi / 4)
-        #expect(OverlapCensus(scenario: Self.scenario([a, CrateSpec(id: "b", position: Vec2(144, 100), angle: .pi / 4)]),
-                              stopAfter: 10).cratePairs == 1)
+        #expect(
+            OverlapCensus(
+                scenario: Self.scenario([a, CrateSpec(id: "b", position: Vec2(144, 100), angle: .pi / 4)]),
+                stopAfter: 10
+            ).cratePairs == 1)
         // Offset by 33 along the diamonds' own axis (past their 32-unit width): bounding boxes overlap, shapes do not.
-        let apart = CrateSpec(id: "b", position: Vec2(100 + 33 / 2.0.squareRoot(), 100 + 33 / 2.0.squareRoot()), angle: .pi / 4)
+        let apart = CrateSpec(
+            id: "b", position: Vec2(100 + 33 / 2.0.squareRoot(), 100 + 33 / 2.0.squareRoot()), angle: .pi / 4)
         #expect(OverlapCensus(scenario: Self.scenario([a, apart]), stopAfter: 10).cratePairs == 0)
     }
 
     @Test func cratesOfVeryDifferentSizesAreFoundAcrossSizeClasses() {
         let big = CrateSpec(id: "big", position: Vec2(500, 500), size: Vec2(400, 400))
-        let small = (0..<20).map { CrateSpec(id: "s\($0)", position: Vec2(310 + Double($0) * 20, 500), size: Vec2(1, 1)) }
+        let small = (0..<20).map {
+            CrateSpec(id: "s\($0)", position: Vec2(310 + Double($0) * 20, 500), size: Vec2(1, 1))
+        }
         let census = OverlapCensus(scenario: Self.scenario([big] + small), stopAfter: 100)
         // The big crate spans x from 300 to 700: all twenty small ones (x 310 ... 690) are inside it.
         #expect(census.cratePairs == 20)
     }
 
     @Test func wallsAndSegmentsCountAsContactsNotAsCratePairs() {
-        let crates = [CrateSpec(id: "floor", position: Vec2(500, 10)), CrateSpec(id: "free", position: Vec2(500, 500)),
-                      CrateSpec(id: "ramp", position: Vec2(200, 200))]
+        let crates = [
+            CrateSpec(id: "floor", position: Vec2(500, 10)), CrateSpec(id: "free", position: Vec2(500, 500)),
+            CrateSpec(id: "ramp", position: Vec2(200, 200)),
+        ]
         let ramp = SegmentSpec(from: Vec2(100, 100), to: Vec2(300, 300), radius: 2)
         let census = OverlapCensus(scenario: Self.scenario(crates, segments: [ramp], box: true), stopAfter: 10)
         #expect(census.cratePairs == 0)
@@ -62,10 +74,17 @@ import Testing
     }
 
     @Test func warningsNameTheCratesAndTheAngle() {
-        let crates = [CrateSpec(id: "a", position: Vec2(100, 100), angle: 45), CrateSpec(id: "b", position: Vec2(110, 100))]
+        let crates = [
+            CrateSpec(id: "a", position: Vec2(100, 100), angle: 45), CrateSpec(id: "b", position: Vec2(110, 100)),
+        ]
         let warnings = ScenarioLoader.warnings(for: Self.scenario(crates))
-        #expect(warnings == [#"1 pair of crates overlap at t = 0: "a" and "b""#,
-                             #"crate "a" has angle 45, more than 2π in magnitude: radians expected"#])
-        #expect(ScenarioLoader.warnings(for: Self.scenario([CrateSpec(id: "a", position: Vec2(100, 100), angle: 6.28)])).isEmpty)
+        #expect(
+            warnings == [
+                #"1 pair of crates overlap at t = 0: "a" and "b""#,
+                #"crate "a" has angle 45, more than 2π in magnitude: radians expected"#,
+            ])
+        #expect(
+            ScenarioLoader.warnings(for: Self.scenario([CrateSpec(id: "a", position: Vec2(100, 100), angle: 6.28)]))
+                .isEmpty)
     }
 }

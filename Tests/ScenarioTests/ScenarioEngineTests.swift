@@ -1,4 +1,5 @@
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// Whatever the loader accepts must be safe to hand to Chipmunk, whose debug build
@@ -26,29 +27,34 @@ import Testing
     }
 
     @Test func extremeButValidValuesDoNotAbortTheEngine() throws {
-        let text = scenarioText(world: #""size": [1000000, 1000000], "gravity": [1000000, -1000000], "iterations": 1000, "damping": 0, "collisionSlop": 100000"#, """
-        "timestep": { "hz": 100000, "maxStepsPerFrame": 10000 },
-          "duration": 0.01,
-          "walls": { "radius": 100000, "friction": 1000, "elasticity": 1000 },
-          "crates": [
-            { "id": "speck", "position": [1, 1], "size": [0.001, 0.001], "mass": 1e-9,
-              "velocity": [-10000000, 10000000], "angularVelocity": 1000000, "angle": 1000000,
-              "friction": 1000, "elasticity": 1000 },
-            { "id": "slab", "position": [500000, 500000], "size": [100000, 100000], "mass": 1e12,
-              "velocity": [10000000, -10000000], "angularVelocity": -1000000, "angle": -1000000,
-              "friction": 0, "elasticity": 0 },
-            { "id": "near", "position": [500000, 500000], "size": [0.001, 100000], "mass": 1e-9 }
-          ]
-        """)
+        let text = scenarioText(
+            world:
+                #""size": [1000000, 1000000], "gravity": [1000000, -1000000], "iterations": 1000, "damping": 0, "collisionSlop": 100000"#,
+            """
+            "timestep": { "hz": 100000, "maxStepsPerFrame": 10000 },
+              "duration": 0.01,
+              "walls": { "radius": 100000, "friction": 1000, "elasticity": 1000 },
+              "crates": [
+                { "id": "speck", "position": [1, 1], "size": [0.001, 0.001], "mass": 1e-9,
+                  "velocity": [-10000000, 10000000], "angularVelocity": 1000000, "angle": 1000000,
+                  "friction": 1000, "elasticity": 1000 },
+                { "id": "slab", "position": [500000, 500000], "size": [100000, 100000], "mass": 1e12,
+                  "velocity": [10000000, -10000000], "angularVelocity": -1000000, "angle": -1000000,
+                  "friction": 0, "elasticity": 0 },
+                { "id": "near", "position": [500000, 500000], "size": [0.001, 100000], "mass": 1e-9 }
+              ]
+            """)
         let scenario = try loadScenario(text)
         _ = run(scenario, steps: 200)
     }
 
     @Test func smallestAllowedHashCellsRun() throws {
-        let text = scenarioText(world: #""size": [480, 320], "spatialIndex": {"hash": {"cellSize": 0.5, "count": 1}}"#, """
-        "walls": { "radius": 0 },
-          "grids": [{ "origin": [20, 20], "columns": 4, "rows": 2, "spacing": [40, 40], "crate": { "size": [30, 30] } }]
-        """)
+        let text = scenarioText(
+            world: #""size": [480, 320], "spatialIndex": {"hash": {"cellSize": 0.5, "count": 1}}"#,
+            """
+            "walls": { "radius": 0 },
+              "grids": [{ "origin": [20, 20], "columns": 4, "rows": 2, "spacing": [40, 40], "crate": { "size": [30, 30] } }]
+            """)
         let scenario = try loadScenario(text)
         #expect(scenario.world.spatialIndex == .hash(cellSize: 0.5, count: 1))
         let result = run(scenario, steps: 60)

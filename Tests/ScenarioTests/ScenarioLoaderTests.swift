@@ -1,30 +1,31 @@
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// The docs/formats.md §1 example, verbatim.
 let formatsExample = """
-{
-  "format": "tiltbox-scenario/1",
-  "name": "crate-stack",
-  "description": "Ten crates stacked in a 480x320 box",
-  "world": { "size": [480, 320], "gravity": [0, -980], "iterations": 10, "damping": 1.0,
-             "collisionSlop": 0.1, "spatialIndex": "bbtree" },
-  "timestep": { "hz": 120, "maxStepsPerFrame": 8 },
-  "duration": 10.0,
-  "walls": { "box": true, "radius": 1, "friction": 0.8, "elasticity": 0.3 },
-  "segments": [ { "from": [0, 100], "to": [200, 60], "radius": 2, "friction": 0.8, "elasticity": 0.3 } ],
-  "crates": [
-    { "id": "a", "position": [100, 200], "size": [32, 32], "angle": 0.0, "mass": 1.0,
-      "friction": 0.7, "elasticity": 0.3, "velocity": [0, 0], "angularVelocity": 0.0 }
-  ],
-  "grids": [
-    { "idPrefix": "g", "origin": [40, 20], "columns": 8, "rows": 4, "spacing": [36, 36],
-      "crate": { "size": [32, 32], "mass": 1.0 } }
-  ],
-  "tilt": { "file": "tilt/rock.csv", "orientation": "portrait", "g": 980 }
-}
-"""
+    {
+      "format": "tiltbox-scenario/1",
+      "name": "crate-stack",
+      "description": "Ten crates stacked in a 480x320 box",
+      "world": { "size": [480, 320], "gravity": [0, -980], "iterations": 10, "damping": 1.0,
+                 "collisionSlop": 0.1, "spatialIndex": "bbtree" },
+      "timestep": { "hz": 120, "maxStepsPerFrame": 8 },
+      "duration": 10.0,
+      "walls": { "box": true, "radius": 1, "friction": 0.8, "elasticity": 0.3 },
+      "segments": [ { "from": [0, 100], "to": [200, 60], "radius": 2, "friction": 0.8, "elasticity": 0.3 } ],
+      "crates": [
+        { "id": "a", "position": [100, 200], "size": [32, 32], "angle": 0.0, "mass": 1.0,
+          "friction": 0.7, "elasticity": 0.3, "velocity": [0, 0], "angularVelocity": 0.0 }
+      ],
+      "grids": [
+        { "idPrefix": "g", "origin": [40, 20], "columns": 8, "rows": 4, "spacing": [36, 36],
+          "crate": { "size": [32, 32], "mass": 1.0 } }
+      ],
+      "tilt": { "file": "tilt/rock.csv", "orientation": "portrait", "g": 980 }
+    }
+    """
 
 @Suite struct ScenarioLoaderTests {
     @Test func minimalFileGetsEveryDefault() throws {
@@ -33,8 +34,9 @@ let formatsExample = """
         let expected = Scenario(
             name: "minimal", description: "",
             // No space setting: every one stays nil, so Chipmunk keeps its own default.
-            world: WorldSettings(size: Vec2(480, 320), gravity: Vec2(0, -980), iterations: nil, damping: nil,
-                                 collisionSlop: nil, spatialIndex: .bbtree),
+            world: WorldSettings(
+                size: Vec2(480, 320), gravity: Vec2(0, -980), iterations: nil, damping: nil,
+                collisionSlop: nil, spatialIndex: .bbtree),
             timestep: TimestepSettings(hz: 120, maxStepsPerFrame: 8), duration: 10,
             walls: WallSettings(box: true, radius: 1, friction: 0.8, elasticity: 0.3),
             segments: [], crates: [], tilt: nil)
@@ -70,24 +72,29 @@ let formatsExample = """
     }
 
     @Test func gridTemplateAndDefaultPrefixApply() throws {
-        let text = scenarioText(#"""
-        "grids": [
-            { "origin": [10, 10], "columns": 2, "rows": 1, "spacing": [20, 0],
-              "crate": { "size": [8, 4], "mass": 2, "angle": 0.5, "friction": 0.1, "elasticity": 0.9,
-                         "velocity": [1, -1], "angularVelocity": 3 } },
-            { "origin": [100, 100], "columns": 1, "rows": 2, "spacing": [0, 50] }
-          ]
-        """#)
+        let text = scenarioText(
+            #"""
+            "grids": [
+                { "origin": [10, 10], "columns": 2, "rows": 1, "spacing": [20, 0],
+                  "crate": { "size": [8, 4], "mass": 2, "angle": 0.5, "friction": 0.1, "elasticity": 0.9,
+                             "velocity": [1, -1], "angularVelocity": 3 } },
+                { "origin": [100, 100], "columns": 1, "rows": 2, "spacing": [0, 50] }
+              ]
+            """#)
         let scenario = try loadScenario(text)
         #expect(scenario.crates.map(\.id) == ["g0_0_0", "g0_0_1", "g1_0_0", "g1_1_0"])
-        #expect(scenario.crates[1] == CrateSpec(id: "g0_0_1", position: Vec2(30, 10), size: Vec2(8, 4), angle: 0.5,
-                                                mass: 2, friction: 0.1, elasticity: 0.9, velocity: Vec2(1, -1),
-                                                angularVelocity: 3))
+        #expect(
+            scenario.crates[1]
+                == CrateSpec(
+                    id: "g0_0_1", position: Vec2(30, 10), size: Vec2(8, 4), angle: 0.5,
+                    mass: 2, friction: 0.1, elasticity: 0.9, velocity: Vec2(1, -1),
+                    angularVelocity: 3))
         #expect(scenario.crates[3] == CrateSpec(id: "g1_1_0", position: Vec2(100, 150)))
     }
 
     @Test func spatialHashReadsWithDefaults() throws {
-        let full = try loadScenario(scenarioText(world: #""size": [480, 320], "spatialIndex": {"hash": {"cellSize": 40, "count": 1000}}"#))
+        let full = try loadScenario(
+            scenarioText(world: #""size": [480, 320], "spatialIndex": {"hash": {"cellSize": 40, "count": 1000}}"#))
         #expect(full.world.spatialIndex == .hash(cellSize: 40, count: 1000))
         let empty = try loadScenario(scenarioText(world: #""size": [480, 320], "spatialIndex": {"hash": {}}"#))
         #expect(empty.world.spatialIndex == .hash(cellSize: 20, count: 4000))
@@ -133,8 +140,10 @@ let formatsExample = """
     }
 
     @Test func aGridAtTheCrateCapLoads() throws {
-        let text = scenarioText(world: #""size": [1000, 1000]"#,
-                                #""grids": [{"origin": [0, 0], "columns": 1000, "rows": 100, "spacing": [1, 1], "crate": {"size": [0.5, 0.5]}}]"#)
+        let text = scenarioText(
+            world: #""size": [1000, 1000]"#,
+            #""grids": [{"origin": [0, 0], "columns": 1000, "rows": 100, "spacing": [1, 1], "crate": {"size": [0.5, 0.5]}}]"#
+        )
         let scenario = try loadScenario(text)
         #expect(scenario.crates.count == ScenarioLoader.limits.maxCrates)
         #expect(scenario.crates.last?.id == "g0_99_999")
@@ -155,7 +164,8 @@ let formatsExample = """
         let folder = try makeFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/sub/rocking.json"
-        try scenarioText(#""tilt": {"file": "tilt/rock.csv", "g": 500}"#).write(toFile: path, atomically: true, encoding: .utf8)
+        try scenarioText(#""tilt": {"file": "tilt/rock.csv", "g": 500}"#).write(
+            toFile: path, atomically: true, encoding: .utf8)
         let scenario = try ScenarioLoader.load(path: path)
         #expect(scenario.name == "rocking")
         #expect(scenario.tilt == TiltSettings(file: folder + "/sub/tilt/rock.csv", g: 500))

@@ -1,4 +1,5 @@
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// `--set PATH=JSON` applied to the parsed scenario before validation (`ScenarioOverride`).
@@ -54,13 +55,26 @@ import Testing
     }
 
     @Test func badPathsAreRefusedNamingTheSet() {
-        #expect(error("crates[*].frction=1")?.hasPrefix(#"--set crates[*].frction=1: unknown key "frction" in crates[0] (did you mean "friction"?)"#) == true)
-        #expect(error("crates[9].size=[1,1]") == "--set crates[9].size=[1,1]: index 9 is out of range: crates has 6 elements")
+        #expect(
+            error("crates[*].frction=1")?.hasPrefix(
+                #"--set crates[*].frction=1: unknown key "frction" in crates[0] (did you mean "friction"?)"#) == true)
+        #expect(
+            error("crates[9].size=[1,1]")
+                == "--set crates[9].size=[1,1]: index 9 is out of range: crates has 6 elements")
         #expect(error("world[*]=1") == "--set world[*]=1: world is an object, not an array: [*] cannot apply")
-        #expect(error("crates.friction=1") == #"--set crates.friction=1: crates is an array, not an object with a key "friction""#)
-        #expect(error("segments[0].radius=1") == "--set segments[0].radius=1: segments is not in the scenario: there is no array to index")
-        #expect(error("world.gravity") == "--set world.gravity: expected PATH=JSON, such as world.gravity=[0,-500] or 'crates[*].friction=0.3'")
-        #expect(error("crates[x].size=1")?.hasPrefix(#"--set crates[x].size=1: bad path "crates[x].size": [x] is not an index or [*]"#) == true)
+        #expect(
+            error("crates.friction=1")
+                == #"--set crates.friction=1: crates is an array, not an object with a key "friction""#)
+        #expect(
+            error("segments[0].radius=1")
+                == "--set segments[0].radius=1: segments is not in the scenario: there is no array to index")
+        #expect(
+            error("world.gravity")
+                == "--set world.gravity: expected PATH=JSON, such as world.gravity=[0,-500] or 'crates[*].friction=0.3'"
+        )
+        #expect(
+            error("crates[x].size=1")?.hasPrefix(
+                #"--set crates[x].size=1: bad path "crates[x].size": [x] is not an index or [*]"#) == true)
         #expect(error("name=pile")?.hasPrefix("--set name=pile: the value is not JSON") == true)
     }
 
@@ -68,7 +82,10 @@ import Testing
         let header = try overrides(["timestep.hz=240", "world.gravity=[0,-500]"])
         let given = try overrides(["world.gravity=[0,-400]", "crates[*].friction=0.3"])
         let merged = ScenarioOverride.merged(header, given)
-        #expect(merged.map(\.argument) == ["--set timestep.hz=240", "--set world.gravity=[0,-400]", "--set crates[*].friction=0.3"])
+        #expect(
+            merged.map(\.argument) == [
+                "--set timestep.hz=240", "--set world.gravity=[0,-400]", "--set crates[*].friction=0.3",
+            ])
     }
 
     @Test func theValueIsKeptAsCompactJSON() throws {

@@ -1,8 +1,11 @@
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// Parses scenario text as if it were the file `file`.
-func loadScenario(_ text: String, file: String = "Scenarios/test.json", base: String? = "Scenarios") throws(InputError) -> Scenario {
+func loadScenario(_ text: String, file: String = "Scenarios/test.json", base: String? = "Scenarios") throws(InputError)
+    -> Scenario
+{
     try ScenarioLoader.parse(text: text, file: file, baseDirectory: base)
 }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// `"$schema"` at a scenario's top level: allowed for editors (docs/schema/), any string,

@@ -1,20 +1,27 @@
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// The rules `KeyframeFile` checks that docs/schema/keyframes.schema.json cannot say; listed,
 /// by the same names, in docs/schema/README.md.
 let keyframeLoaderOnlyRules: [LoaderOnlyRule] = [
-    LoaderOnlyRule(name: "near-miss keys", why: "other keys are ignored but one or two edits from a known key (an edit distance)",
-                   fragments: ["did you mean"]),
-    LoaderOnlyRule(name: "keyframe times", why: "times must not decrease from keyframe to keyframe",
-                   fragments: ["keyframes not sorted by time"]),
-    LoaderOnlyRule(name: "gravity bound in g", why: "a reading in g times the run's g (--g, the scenario's tilt.g) must stay within ±1e6",
-                   fragments: ["units/s² per g"]),
-    LoaderOnlyRule(name: "curve overshoot", why: "a curve's peak depends on both keyframes' gravity",
-                   fragments: ["overshoots"]),
-    LoaderOnlyRule(name: "spring deviation", why: "how far a spring curve strays depends on all its parameters together",
-                   fragments: ["could stray up to"]),
+    LoaderOnlyRule(
+        name: "near-miss keys", why: "other keys are ignored but one or two edits from a known key (an edit distance)",
+        fragments: ["did you mean"]),
+    LoaderOnlyRule(
+        name: "keyframe times", why: "times must not decrease from keyframe to keyframe",
+        fragments: ["keyframes not sorted by time"]),
+    LoaderOnlyRule(
+        name: "gravity bound in g",
+        why: "a reading in g times the run's g (--g, the scenario's tilt.g) must stay within ±1e6",
+        fragments: ["units/s² per g"]),
+    LoaderOnlyRule(
+        name: "curve overshoot", why: "a curve's peak depends on both keyframes' gravity",
+        fragments: ["overshoots"]),
+    LoaderOnlyRule(
+        name: "spring deviation", why: "how far a spring curve strays depends on all its parameters together",
+        fragments: ["could stray up to"]),
 ]
 
 /// docs/schema/keyframes.schema.json against `KeyframeFile` (tilt keyframe files, `tiltbox-tilt/1`).
@@ -38,7 +45,9 @@ let keyframeLoaderOnlyRules: [LoaderOnlyRule] = [
     }
 
     @Test func schemaAndLoaderAgreeOnEveryKeyframeMutationButTheLoaderOnlyRules() throws {
-        let cases = try SchemaCases.cases(.keyframes).filter { $0.origin == .mutation || $0.origin == .tests || $0.origin == .corpus }
+        let cases = try SchemaCases.cases(.keyframes).filter {
+            $0.origin == .mutation || $0.origin == .tests || $0.origin == .corpus
+        }
         #expect(cases.count >= 1000)
         var explained: [String: Int] = [:]
         for item in cases {
@@ -79,7 +88,8 @@ let keyframeLoaderOnlyRules: [LoaderOnlyRule] = [
     }
 
     @Test func everyKeyframeLoaderOnlyRuleIsDocumented() throws {
-        let readme = try String(contentsOf: SchemaCases.root.appendingPathComponent("docs/schema/README.md"), encoding: .utf8)
+        let readme = try String(
+            contentsOf: SchemaCases.root.appendingPathComponent("docs/schema/README.md"), encoding: .utf8)
         for rule in keyframeLoaderOnlyRules {
             #expect(readme.contains(rule.name), "docs/schema/README.md does not name \"\(rule.name)\"")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// A rule the loader checks that docs/schema/scenario.schema.json cannot say: it relates
@@ -20,46 +21,71 @@ struct LoaderOnlyRule: Sendable {
 }
 
 let loaderOnlyRules: [LoaderOnlyRule] = [
-    LoaderOnlyRule(name: "inside the world", why: "compares a position with world.size",
-                   fragments: ["lies outside the world"]),
-    LoaderOnlyRule(name: "unique ids", why: "compares ids across crates, grid crates and bodies",
-                   fragments: ["duplicate"]),
-    LoaderOnlyRule(name: "joint ends", why: "a and b must name existing crates or bodies, differ, and include a dynamic body",
-                   fragments: ["no crate or body has the id", "both ends are \"static\"", "to itself",
-                               "neither end is a dynamic body"]),
-    LoaderOnlyRule(name: "distinct points", why: "compares two values: a segment's from and to, a groove's ends, a pin's anchors in world coordinates",
-                   fragments: ["must differ from its \"from\"", "the groove has no length", "the pin's anchors coincide"]),
-    LoaderOnlyRule(name: "min ≤ max", why: "compares two values of a slide or rotaryLimit joint",
-                   fragments: ["must be ≥ min"]),
-    LoaderOnlyRule(name: "anchor reach", why: "needs the body's mass and moment of inertia (r² · m / I ≤ 1e9)",
-                   fragments: ["from its body's centre of gravity", "too small a moment of inertia for its size"]),
-    LoaderOnlyRule(name: "spring step", why: "stiffness × dt² × k ≤ 4 needs timestep.hz and both bodies' masses",
-                   fragments: ["stiffer than one step can integrate"]),
-    LoaderOnlyRule(name: "step count", why: "duration × timestep.hz, rounded, in [1, 1e9] is a product of two values",
-                   fragments: ["duration × timestep.hz"]),
-    LoaderOnlyRule(name: "body count", why: "crates (listed and columns × rows of every grid) and bodies together at most 100 000",
-                   fragments: ["bodies (crates included)", "columns × rows"]),
-    LoaderOnlyRule(name: "dynamic body mass", why: "a dynamic body's mass and moment are accumulated over its shapes (density × area)",
-                   fragments: ["has no mass", "would have a mass of", "would have a moment of inertia"]),
-    LoaderOnlyRule(name: "convex polygon", why: "distinct, counter-clockwise, strictly convex vertices winding once need geometry",
-                   fragments: ["repeats vertex", "collinear", "lies on the line through its neighbours", "run clockwise",
-                               "not convex", "wind around more than once", "Chipmunk's convex hull keeps"]),
-    LoaderOnlyRule(name: "path keyframe times", why: "times must increase strictly from keyframe to keyframe",
-                   fragments: ["times must increase strictly"]),
-    LoaderOnlyRule(name: "curve overshoot", why: "a curve's peak depends on both keyframes' poses",
-                   fragments: ["overshoots"]),
-    LoaderOnlyRule(name: "Bézier path", why: "1 + 3k points (a count modulo 3) and a length above 0",
-                   fragments: ["1 + 3k points", "the path has zero length"]),
-    LoaderOnlyRule(name: "spring deviation", why: "how far a spring strays depends on all its parameters together",
-                   fragments: ["could stray up to"]),
-    LoaderOnlyRule(name: "overlaps at t = 0", why: "needs the geometry of every crate",
-                   fragments: ["pairs of crates overlap"]),
-    LoaderOnlyRule(name: "spatial hash cells", why: "the cells a shape covers depend on its size, position and the cell size",
-                   fragments: ["is too small for the scene", "hash cells"]),
-    LoaderOnlyRule(name: "contact persistence", why: "collisionPersistence × dynamic shapes needs the count of shapes",
-                   fragments: ["dynamic shapes ="]),
-    LoaderOnlyRule(name: "sleeping with a kinematic body", why: "sleepTimeThreshold 0 depends on the bodies' types",
-                   fragments: ["cannot be used with a kinematic body"]),
+    LoaderOnlyRule(
+        name: "inside the world", why: "compares a position with world.size",
+        fragments: ["lies outside the world"]),
+    LoaderOnlyRule(
+        name: "unique ids", why: "compares ids across crates, grid crates and bodies",
+        fragments: ["duplicate"]),
+    LoaderOnlyRule(
+        name: "joint ends", why: "a and b must name existing crates or bodies, differ, and include a dynamic body",
+        fragments: [
+            "no crate or body has the id", "both ends are \"static\"", "to itself",
+            "neither end is a dynamic body",
+        ]),
+    LoaderOnlyRule(
+        name: "distinct points",
+        why: "compares two values: a segment's from and to, a groove's ends, a pin's anchors in world coordinates",
+        fragments: ["must differ from its \"from\"", "the groove has no length", "the pin's anchors coincide"]),
+    LoaderOnlyRule(
+        name: "min ≤ max", why: "compares two values of a slide or rotaryLimit joint",
+        fragments: ["must be ≥ min"]),
+    LoaderOnlyRule(
+        name: "anchor reach", why: "needs the body's mass and moment of inertia (r² · m / I ≤ 1e9)",
+        fragments: ["from its body's centre of gravity", "too small a moment of inertia for its size"]),
+    LoaderOnlyRule(
+        name: "spring step", why: "stiffness × dt² × k ≤ 4 needs timestep.hz and both bodies' masses",
+        fragments: ["stiffer than one step can integrate"]),
+    LoaderOnlyRule(
+        name: "step count", why: "duration × timestep.hz, rounded, in [1, 1e9] is a product of two values",
+        fragments: ["duration × timestep.hz"]),
+    LoaderOnlyRule(
+        name: "body count", why: "crates (listed and columns × rows of every grid) and bodies together at most 100 000",
+        fragments: ["bodies (crates included)", "columns × rows"]),
+    LoaderOnlyRule(
+        name: "dynamic body mass",
+        why: "a dynamic body's mass and moment are accumulated over its shapes (density × area)",
+        fragments: ["has no mass", "would have a mass of", "would have a moment of inertia"]),
+    LoaderOnlyRule(
+        name: "convex polygon", why: "distinct, counter-clockwise, strictly convex vertices winding once need geometry",
+        fragments: [
+            "repeats vertex", "collinear", "lies on the line through its neighbours", "run clockwise",
+            "not convex", "wind around more than once", "Chipmunk's convex hull keeps",
+        ]),
+    LoaderOnlyRule(
+        name: "path keyframe times", why: "times must increase strictly from keyframe to keyframe",
+        fragments: ["times must increase strictly"]),
+    LoaderOnlyRule(
+        name: "curve overshoot", why: "a curve's peak depends on both keyframes' poses",
+        fragments: ["overshoots"]),
+    LoaderOnlyRule(
+        name: "Bézier path", why: "1 + 3k points (a count modulo 3) and a length above 0",
+        fragments: ["1 + 3k points", "the path has zero length"]),
+    LoaderOnlyRule(
+        name: "spring deviation", why: "how far a spring strays depends on all its parameters together",
+        fragments: ["could stray up to"]),
+    LoaderOnlyRule(
+        name: "overlaps at t = 0", why: "needs the geometry of every crate",
+        fragments: ["pairs of crates overlap"]),
+    LoaderOnlyRule(
+        name: "spatial hash cells", why: "the cells a shape covers depend on its size, position and the cell size",
+        fragments: ["is too small for the scene", "hash cells"]),
+    LoaderOnlyRule(
+        name: "contact persistence", why: "collisionPersistence × dynamic shapes needs the count of shapes",
+        fragments: ["dynamic shapes ="]),
+    LoaderOnlyRule(
+        name: "sleeping with a kinematic body", why: "sleepTimeThreshold 0 depends on the bodies' types",
+        fragments: ["cannot be used with a kinematic body"]),
 ]
 
 /// A place where the loader accepts more than the format (docs/formats.md) says, so the
@@ -77,11 +103,12 @@ struct LoaderLeniency: Sendable {
 }
 
 let loaderLeniencies: [LoaderLeniency] = [
-    LoaderLeniency(name: "keys beside spring in a curve",
-                   why: "FieldReader.timingCurve takes node[\"spring\"] of a curve object and ignores its other keys "
-                       + "({\"spring\": {...}, \"cubicBezier\": [...]} loads as the spring); issue 24 item 6 changes "
-                       + "no loader rule but the top-level \"$schema\"",
-                   mutationSuffix: ".curve: add unknownKey"),
+    LoaderLeniency(
+        name: "keys beside spring in a curve",
+        why: "FieldReader.timingCurve takes node[\"spring\"] of a curve object and ignores its other keys "
+            + "({\"spring\": {...}, \"cubicBezier\": [...]} loads as the spring); issue 24 item 6 changes "
+            + "no loader rule but the top-level \"$schema\"",
+        mutationSuffix: ".curve: add unknownKey")
 ]
 
 /// Every shipped scenario and every scenario the tests write as a valid example validates
@@ -107,7 +134,9 @@ let loaderLeniencies: [LoaderLeniency] = [
     }
 
     @Test func schemaAndLoaderAgreeOnEveryMutationButTheLoaderOnlyRules() throws {
-        let cases = try SchemaCases.cases().filter { $0.origin == .mutation || $0.origin == .tests || $0.origin == .corpus }
+        let cases = try SchemaCases.cases().filter {
+            $0.origin == .mutation || $0.origin == .tests || $0.origin == .corpus
+        }
         #expect(cases.count >= 10_000)
         var agreed = 0
         var explained: [String: Int] = [:]
@@ -135,7 +164,8 @@ let loaderLeniencies: [LoaderLeniency] = [
     }
 
     @Test func everyLoaderOnlyRuleIsDocumented() throws {
-        let readme = try String(contentsOf: SchemaCases.root.appendingPathComponent("docs/schema/README.md"), encoding: .utf8)
+        let readme = try String(
+            contentsOf: SchemaCases.root.appendingPathComponent("docs/schema/README.md"), encoding: .utf8)
         for name in loaderOnlyRules.map(\.name) + loaderLeniencies.map(\.name) {
             #expect(readme.contains(name), "docs/schema/README.md does not name \"\(name)\"")
         }

@@ -1,4 +1,5 @@
 import Foundation
+
 @_spi(Tools) @testable import Tiltbox
 
 /// The formats docs/schema/ describes: `<rawValue>.schema.json`.
@@ -80,7 +81,8 @@ enum SchemaCases {
             .appendingPathComponent("tiltbox-schema-cases-\(format.rawValue)-\(getpid()).jsonl")
         defer { try? FileManager.default.removeItem(at: output) }
         guard FileManager.default.createFile(atPath: output.path, contents: nil),
-              let handle = try? FileHandle(forWritingTo: output) else {
+            let handle = try? FileHandle(forWritingTo: output)
+        else {
             return .failure(Failure(description: "cannot create \(output.path)"))
         }
         let process = Process()
@@ -96,8 +98,10 @@ enum SchemaCases {
         process.waitUntilExit()
         try? handle.close()
         guard process.terminationStatus == 0 else {
-            return .failure(Failure(description: "python3 \(script) exited \(process.terminationStatus) (is jsonschema "
-                + "installed? `make test-deps`): \(String(decoding: stderr, as: UTF8.self))"))
+            return .failure(
+                Failure(
+                    description: "python3 \(script) exited \(process.terminationStatus) (is jsonschema "
+                        + "installed? `make test-deps`): \(String(decoding: stderr, as: UTF8.self))"))
         }
         guard let data = try? Data(contentsOf: output) else {
             return .failure(Failure(description: "cannot read \(output.path)"))
@@ -105,12 +109,18 @@ enum SchemaCases {
         var cases: [SchemaCase] = []
         for line in data.split(separator: UInt8(ascii: "\n")) {
             guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
-                  let name = object["name"] as? String, let originName = object["origin"] as? String,
-                  let origin = SchemaCase.Origin(rawValue: originName), let text = object["text"] as? String,
-                  let accepts = object["schema"] as? Bool, let why = object["why"] as? String else {
-                return .failure(Failure(description: "unreadable line from \(script): \(String(decoding: line.prefix(200), as: UTF8.self))"))
+                let name = object["name"] as? String, let originName = object["origin"] as? String,
+                let origin = SchemaCase.Origin(rawValue: originName), let text = object["text"] as? String,
+                let accepts = object["schema"] as? Bool, let why = object["why"] as? String
+            else {
+                return .failure(
+                    Failure(
+                        description:
+                            "unreadable line from \(script): \(String(decoding: line.prefix(200), as: UTF8.self))"))
             }
-            cases.append(SchemaCase(format: format, name: name, origin: origin, text: text, schemaAccepts: accepts, schemaReason: why))
+            cases.append(
+                SchemaCase(
+                    format: format, name: name, origin: origin, text: text, schemaAccepts: accepts, schemaReason: why))
         }
         return .success(cases)
     }

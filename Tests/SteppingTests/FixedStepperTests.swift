@@ -1,4 +1,5 @@
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 @Suite struct FixedStepperTests {
@@ -98,7 +99,10 @@ import Testing
         #expect(try FrameProfile.parse("steady:60") == .steady(hz: 60))
         #expect(try FrameProfile.parse("jitter:60:7") == .jitter(hz: 60, seed: 7))
         #expect(try FrameProfile.parse("stall:60:1:0.5") == .stall(hz: 60, at: 1, seconds: 0.5))
-        for bad in ["steady", "steady:0", "steady:-1", "jitter:60", "jitter:60:x", "stall:60:1", "warp:9", "file:", "steady:nan"] {
+        for bad in [
+            "steady", "steady:0", "steady:-1", "jitter:60", "jitter:60:x", "stall:60:1", "warp:9", "file:",
+            "steady:nan",
+        ] {
             #expect(throws: InputError.self) { try FrameProfile.parse(bad) }
         }
     }

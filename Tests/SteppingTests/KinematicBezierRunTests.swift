@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// A kinematic body riding a circle made of four cubic Béziers (control distance
@@ -26,7 +27,7 @@ import Testing
         #expect(collector.records.count == scenario.totalSteps + 1)
         let dt = scenario.timestep.dt
         let centre = Vec2(200, 160), radius = 100.0
-        let stepLength = 2 * Double.pi * radius * dt / 4   // one lap in 4 s
+        let stepLength = 2 * Double.pi * radius * dt / 4 // one lap in 4 s
         var fromPath = 0.0, fromCircle = 0.0, fromTangent = 0.0, fromStep = 0.0
         var previous: Vec2?
         for record in collector.records {

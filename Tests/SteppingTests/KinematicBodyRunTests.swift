@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// A kinematic body with a `path`, run through `RunSession`: before every physics step n
@@ -15,7 +16,8 @@ import Testing
     }
 
     static func platformScenario() throws -> Scenario {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         return try ScenarioLoader.load(path: root.appendingPathComponent("Scenarios/moving-platform.json").path)
     }
 
@@ -34,9 +36,10 @@ import Testing
         for record in collector.records {
             let base = index * BodyStateLayout.count
             let pose = track.pose(at: Double(record.step) * scenario.timestep.dt)
-            worst = max(worst, abs(record.states[base + BodyStateLayout.x] - pose.position.x),
-                        abs(record.states[base + BodyStateLayout.y] - pose.position.y),
-                        abs(record.states[base + BodyStateLayout.angle] - pose.angle))
+            worst = max(
+                worst, abs(record.states[base + BodyStateLayout.x] - pose.position.x),
+                abs(record.states[base + BodyStateLayout.y] - pose.position.y),
+                abs(record.states[base + BodyStateLayout.angle] - pose.angle))
             moved = max(moved, record.states[base + BodyStateLayout.x] - 150)
         }
         #expect(worst <= 1e-9, "largest distance from the path: \(worst)")
@@ -58,8 +61,12 @@ import Testing
         for crate in 0..<scenario.crates.count {
             let base = crate * BodyStateLayout.count
             let shift = there[base] - start[base]
-            #expect(abs(shift - platformShift) < 5, "crate \(scenario.crates[crate].id) moved \(shift), the platform \(platformShift)")
-            #expect(there[base + 1] > 88, "crate \(scenario.crates[crate].id) is still on the platform (y = \(there[base + 1]))")
+            #expect(
+                abs(shift - platformShift) < 5,
+                "crate \(scenario.crates[crate].id) moved \(shift), the platform \(platformShift)")
+            #expect(
+                there[base + 1] > 88,
+                "crate \(scenario.crates[crate].id) is still on the platform (y = \(there[base + 1]))")
         }
     }
 }

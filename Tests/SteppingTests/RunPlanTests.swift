@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// `RunPlan`: a scenario loaded once (its bytes read once and hashed, one overlap census)
@@ -32,7 +33,8 @@ import Testing
     }
 
     @Test func thePlansWarningsAreTheLoadersFromTheOneCensus() throws {
-        let crates = #"{"id": "a", "position": [100, 100]}, {"id": "b", "position": [105, 100]}, {"id": "c", "position": [300, 300], "angle": 90}"#
+        let crates =
+            #"{"id": "a", "position": [100, 100]}, {"id": "b", "position": [105, 100]}, {"id": "c", "position": [300, 300], "angle": 90}"#
         let plan = try RunPlan.load(scenarioPath: try Self.write(Self.scenario(name: "overlap", crates: crates)))
         #expect(plan.warnings.count == 2, "\(plan.warnings)")
         #expect(plan.warnings == ScenarioLoader.warnings(for: plan.scenario))
@@ -48,13 +50,18 @@ import Testing
     @Test func theTiltFrameIsTheOptionElseTheScenariosElsePortraitAndTheLengthOfGravity() throws {
         let plain = try RunPlan.load(scenarioPath: try Self.write(Self.scenario(name: "plain", crates: "")))
         #expect(plain.tiltFrame == TiltFrame(orientation: .portrait, g: 300))
-        #expect(TiltFrame.resolve(orientation: .landscapeLeft, g: 5, for: plain.scenario)
+        #expect(
+            TiltFrame.resolve(orientation: .landscapeLeft, g: 5, for: plain.scenario)
                 == TiltFrame(orientation: .landscapeLeft, g: 5))
-        let tilted = Self.scenario(name: "tilted", crates: "",
-                                   tilt: #", "tilt": {"file": "t.csv", "orientation": "landscapeRight", "g": 50}"#)
+        let tilted = Self.scenario(
+            name: "tilted", crates: "",
+            tilt: #", "tilt": {"file": "t.csv", "orientation": "landscapeRight", "g": 50}"#)
         let scenario = try ScenarioLoader.parse(text: tilted, file: "tilted.json", baseDirectory: nil)
-        #expect(TiltFrame.resolve(orientation: nil, g: nil, for: scenario) == TiltFrame(orientation: .landscapeRight, g: 50))
-        #expect(TiltFrame.resolve(orientation: .portraitUpsideDown, g: nil, for: scenario)
+        #expect(
+            TiltFrame.resolve(orientation: nil, g: nil, for: scenario) == TiltFrame(orientation: .landscapeRight, g: 50)
+        )
+        #expect(
+            TiltFrame.resolve(orientation: .portraitUpsideDown, g: nil, for: scenario)
                 == TiltFrame(orientation: .portraitUpsideDown, g: 50))
         #expect(TiltFrame.standalone(orientation: nil, g: nil) == TiltFrame(orientation: .portrait, g: 980))
     }

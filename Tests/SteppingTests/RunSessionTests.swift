@@ -1,4 +1,5 @@
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// The run lifecycle every way of running shares: which gravity a record shows, and
@@ -33,14 +34,16 @@ import Testing
 
     /// One crate in open air, far from the walls for the few steps these tests take.
     static func freeCrate(duration: Double = 1) -> Scenario {
-        Scenario(name: "free", world: WorldSettings(size: Vec2(480, 320)), duration: duration,
-                 walls: WallSettings(box: false), crates: [CrateSpec(id: "c", position: Vec2(240, 200))])
+        Scenario(
+            name: "free", world: WorldSettings(size: Vec2(480, 320)), duration: duration,
+            walls: WallSettings(box: false), crates: [CrateSpec(id: "c", position: Vec2(240, 200))])
     }
 
     static func runaway() -> Scenario {
-        Scenario(name: "runaway", world: WorldSettings(size: Vec2(480, 320)), duration: 20,
-                 walls: WallSettings(box: false),
-                 crates: [CrateSpec(id: "rocket", position: Vec2(300, 100), velocity: Vec2(1e99, 0))])
+        Scenario(
+            name: "runaway", world: WorldSettings(size: Vec2(480, 320)), duration: 20,
+            walls: WallSettings(box: false),
+            crates: [CrateSpec(id: "rocket", position: Vec2(300, 100), velocity: Vec2(1e99, 0))])
     }
 
     // MARK: - The gravity rule
@@ -51,8 +54,9 @@ import Testing
         let k = 5
         let before = Vec2(0, -980), after = Vec2(300, -100)
         let sink = LoggingSink()
-        let session = RunSession(scenario: scenario, track: SwitchTrack(before: before, after: after, changeTime: Double(k) * dt),
-                                 totalSteps: 10, sinks: [sink])
+        let session = RunSession(
+            scenario: scenario, track: SwitchTrack(before: before, after: after, changeTime: Double(k) * dt),
+            totalSteps: 10, sinks: [sink])
         var clock = SteadyClock(hz: 60)
         #expect(try session.run(clock: &clock) == .complete)
         #expect(sink.records.map(\.step) == Array(0...10))
@@ -74,9 +78,10 @@ import Testing
         let scenario = Self.freeCrate()
         let dt = scenario.timestep.dt
         let sink = LoggingSink()
-        let session = RunSession(scenario: scenario,
-                                 track: SwitchTrack(before: Vec2(0, -980), after: Vec2(0, 500), changeTime: 3 * dt),
-                                 totalSteps: 10, sinks: [sink])
+        let session = RunSession(
+            scenario: scenario,
+            track: SwitchTrack(before: Vec2(0, -980), after: Vec2(0, 500), changeTime: 3 * dt),
+            totalSteps: 10, sinks: [sink])
         #expect(session.gravity == Vec2(0, -980))
         for _ in 0..<6 {
             try session.advance(frameDuration: dt)
@@ -105,8 +110,9 @@ import Testing
 
     @Test func aCompleteRunEndsEverySinkOnceAndFinishingAgainReturnsTheSameSummary() throws {
         let first = LoggingSink(), second = LoggingSink()
-        let session = RunSession(scenario: Self.freeCrate(), track: ConstantGravity(Vec2(0, -980)), totalSteps: 8,
-                                 every: 3, sinks: [first, second])
+        let session = RunSession(
+            scenario: Self.freeCrate(), track: ConstantGravity(Vec2(0, -980)), totalSteps: 8,
+            every: 3, sinks: [first, second])
         var clock = SteadyClock(hz: 60)
         #expect(try session.run(clock: &clock) == .complete)
         let summary = try session.finish()
@@ -124,12 +130,17 @@ import Testing
         let session = RunSession(scenario: Self.freeCrate(), track: ConstantGravity(Vec2(0, -980)), sinks: [sink])
         var frames = 0
         var clock = SteadyClock(hz: 60)
-        let outcome = try session.run(clock: &clock, shouldStop: { frames += 1; return frames > 10 })
+        let outcome = try session.run(
+            clock: &clock,
+            shouldStop: {
+                frames += 1; return frames > 10
+            })
         #expect(outcome == .interrupted)
         let summary = try session.finish()
         _ = try session.finish()
         #expect(summary.outcome == .interrupted && summary.steps == session.stepCount && summary.steps > 0)
-        #expect(sink.ends == [TraceEnd.interrupted(steps: summary.steps, simTime: summary.simulatedTime, droppedTime: 0)])
+        #expect(
+            sink.ends == [TraceEnd.interrupted(steps: summary.steps, simTime: summary.simulatedTime, droppedTime: 0)])
     }
 
     @Test func aSessionFinishedBeforeAnyFrameRecordsStepZeroAndEndsInterrupted() throws {
@@ -162,8 +173,9 @@ import Testing
     @Test func aFailedWriteEndsEverySinkOnceWithTheFailureAndFinishThrowsIt() throws {
         let failing = LoggingSink(), watching = LoggingSink()
         failing.failAtStep = 4
-        let session = RunSession(scenario: Self.freeCrate(), track: ConstantGravity(Vec2(0, -980)),
-                                 sinks: [failing, watching])
+        let session = RunSession(
+            scenario: Self.freeCrate(), track: ConstantGravity(Vec2(0, -980)),
+            sinks: [failing, watching])
         var clock = SteadyClock(hz: 60)
         #expect(throws: LoggingSink.Failure.self) { _ = try session.run(clock: &clock) }
         for _ in 0..<2 {

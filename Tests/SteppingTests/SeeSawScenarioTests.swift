@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// The shipped see-saw: a ball rolls down the polygon ramp onto a plank on a pivot whose
@@ -7,7 +8,8 @@ import Testing
 /// ball's landing throws it to the other, and the limit holds at both.
 @Suite struct SeeSawScenarioTests {
     @Test func thePlankSwingsFromStopToStopAndTheRotaryLimitHolds() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let scenario = try ScenarioLoader.load(path: root.appendingPathComponent("Scenarios/see-saw.json").path)
         let plank = try #require(scenario.bodies.firstIndex { $0.id == "plank" }) + scenario.crates.count
         let ball = try #require(scenario.bodies.firstIndex { $0.id == "ball" }) + scenario.crates.count

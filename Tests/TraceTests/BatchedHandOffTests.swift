@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// The writer thread takes records in blocks (`RecordPipeline`): whatever the block
@@ -11,10 +12,14 @@ import Testing
     private func serialEncoding(of run: SampleRun, end: TraceEnd, to path: String) throws -> [UInt8] {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         try #require(fd >= 0)
-        let encoder = TraceEncoder(header: run.header, path: path, sink: try TraceByteSink(fd: fd, compressed: false), canCutBack: false, flushThreshold: 64 * 1024)
+        let encoder = TraceEncoder(
+            header: run.header, path: path, sink: try TraceByteSink(fd: fd, compressed: false), canCutBack: false,
+            flushThreshold: 64 * 1024)
         encoder.appendHeader()
         for r in run.records {
-            r.states.withUnsafeBufferPointer { encoder.appendRecord(step: r.step, t: r.t, gravity: r.gravity, states: $0) }
+            r.states.withUnsafeBufferPointer {
+                encoder.appendRecord(step: r.step, t: r.t, gravity: r.gravity, states: $0)
+            }
         }
         encoder.appendEnd(end)
         try encoder.flush()
@@ -24,7 +29,8 @@ import Testing
 
     /// Record counts around the block size and past the ring's wrap-around, for `bodies`.
     private func recordCounts(bodies: Int) -> [Int] {
-        let perBlock = max(1, min(RecordPipeline.maximumRecordsPerBlock, RecordPipeline.blockBytes / (8 * (3 + 6 * bodies))))
+        let perBlock = max(
+            1, min(RecordPipeline.maximumRecordsPerBlock, RecordPipeline.blockBytes / (8 * (3 + 6 * bodies))))
         let ring = perBlock * RecordPipeline.depth
         return [0, 1, perBlock - 1, perBlock, perBlock + 1, ring - 1, ring, ring + 1, 3 * ring + perBlock / 2]
             .filter { $0 >= 0 }
@@ -33,7 +39,8 @@ import Testing
     private enum Kind: CaseIterable { case full, every7, hashes }
 
     private func run(_ kind: Kind, bodies: Int, records: Int) -> SampleRun {
-        var run = SampleRun(bodies: bodies, records: records, seed: UInt64(records * 31 + bodies), every: kind == .every7 ? 7 : 1)
+        var run = SampleRun(
+            bodies: bodies, records: records, seed: UInt64(records * 31 + bodies), every: kind == .every7 ? 7 : 1)
         if kind == .hashes { run.header.records = .hashes }
         return run
     }
@@ -50,7 +57,9 @@ import Testing
                 try run.write(to: batched)
                 let reference = try serialEncoding(of: run, end: end, to: dir + "/serial.jsonl")
                 let bytes = try fileBytes(batched)
-                #expect(bytes == reference, "\(kind), \(bodies) bodies, \(count) records: \(bytes.count) vs \(reference.count) bytes")
+                #expect(
+                    bytes == reference,
+                    "\(kind), \(bodies) bodies, \(count) records: \(bytes.count) vs \(reference.count) bytes")
             }
         }
     }
@@ -71,9 +80,11 @@ import Testing
             }
             if i % 29 == 3 { try writer.flush() }
         }
-        let end = TraceEnd.complete(steps: run.records.count - 1, simTime: Double(run.records.count - 1) * run.header.dt, droppedTime: 0)
+        let end = TraceEnd.complete(
+            steps: run.records.count - 1, simTime: Double(run.records.count - 1) * run.header.dt, droppedTime: 0)
         try writer.finish(end)
-        #expect(try fileBytes(dir + "/probed.jsonl") == (try serialEncoding(of: run, end: end, to: dir + "/serial.jsonl")))
+        #expect(
+            try fileBytes(dir + "/probed.jsonl") == (try serialEncoding(of: run, end: end, to: dir + "/serial.jsonl")))
     }
 
     @Test func aFlushHandsOverAPartBlockSoAReaderSeesEveryRecordSoFar() throws {
@@ -96,8 +107,9 @@ import Testing
         let dir = try makeTemporaryDirectory()
         let scenario = BenchmarkPile.scenario(n: 20)
         let path = dir + "/interrupted.jsonl"
-        let session = try RunSession(scenario: scenario, track: ConstantGravity(scenario.world.gravity), totalSteps: 10_000,
-                                     trace: .init(path: path))
+        let session = try RunSession(
+            scenario: scenario, track: ConstantGravity(scenario.world.gravity), totalSteps: 10_000,
+            trace: .init(path: path))
         // About 46 records (steps 0...45): one block of 32 for 20 crates, and the rest in the next.
         while session.stepCount < 45 { try session.advance(frameDuration: scenario.timestep.dt) }
         session.interrupt()

@@ -1,4 +1,5 @@
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// The optional `types`, `shapes` and `joints` header keys: written in a fixed layout,
@@ -10,7 +11,8 @@ import Testing
     }
 
     static func sample() -> TraceHeader {
-        var header = TraceHeader(scenario: "s", spatialIndex: "bbtree", dt: 0.5, every: 1, bodies: ["crate", "ball", "wedge"])
+        var header = TraceHeader(
+            scenario: "s", spatialIndex: "bbtree", dt: 0.5, every: 1, bodies: ["crate", "ball", "wedge"])
         header.types = [.dynamic, .dynamic, .kinematic]
         header.shapes = [
             [.box(size: Vec2(32, 32), radius: 0)],
@@ -19,15 +21,19 @@ import Testing
         ]
         header.joints = [
             TraceHeader.JointOutline(kind: "pivot", a: "ball", b: "static", anchorA: .zero, anchorB: Vec2(120, 360)),
-            TraceHeader.JointOutline(kind: "groove", a: "wedge", b: "crate", anchorB: Vec2(0, 1),
-                                     groove: [Vec2(-10, 0), Vec2(10, 0)]),
+            TraceHeader.JointOutline(
+                kind: "groove", a: "wedge", b: "crate", anchorB: Vec2(0, 1),
+                groove: [Vec2(-10, 0), Vec2(10, 0)]),
         ]
         return header
     }
 
     @Test func shapesTypesAndJointsAreWrittenInTheDocumentedLayout() {
         let line = Self.sample().jsonLine
-        #expect(line.contains(#","types":["dynamic","dynamic","kinematic"],"shapes":[[{"box":{"size":[32,32],"radius":0}}],[{"circle":{"radius":12,"offset":[1.5,0]}},{"segment":{"from":[-3,0],"to":[3,0],"radius":0.5}}],[{"polygon":{"vertices":[[-40,-20],[40,-20],[0,20]],"radius":2}}]],"joints":[{"kind":"pivot","a":"ball","b":"static","anchorA":[0,0],"anchorB":[120,360]},{"kind":"groove","a":"wedge","b":"crate","anchorA":[0,0],"anchorB":[0,1],"groove":[[-10,0],[10,0]]}]"#))
+        #expect(
+            line.contains(
+                #","types":["dynamic","dynamic","kinematic"],"shapes":[[{"box":{"size":[32,32],"radius":0}}],[{"circle":{"radius":12,"offset":[1.5,0]}},{"segment":{"from":[-3,0],"to":[3,0],"radius":0.5}}],[{"polygon":{"vertices":[[-40,-20],[40,-20],[0,20]],"radius":2}}]],"joints":[{"kind":"pivot","a":"ball","b":"static","anchorA":[0,0],"anchorB":[120,360]},{"kind":"groove","a":"wedge","b":"crate","anchorA":[0,0],"anchorB":[0,1],"groove":[[-10,0],[10,0]]}]"#
+            ))
     }
 
     @Test func theyReadBackEqual() throws {

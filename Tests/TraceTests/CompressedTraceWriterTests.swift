@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// `TraceWriter` to a path ending in `.zst` and the readers on what it writes: the same

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// The trace writer formats numbers with its own fast formatter (shortest digits from
@@ -10,7 +11,8 @@ import Testing
 @Test func fastFormatterWritesExactlyWhatSwiftsDescriptionWrites() throws {
     var values: [Double] = [
         0, -0.0, 1, -1, 100, 0.1, 1e-5, 1e-4, 0.0001.nextDown, 1e15, 1e16, 1e22, 1e23,
-        Double.leastNonzeroMagnitude, -Double.leastNonzeroMagnitude, 2.2250738585072014e-308, 1.7976931348623157e308, -1.7976931348623157e308,
+        Double.leastNonzeroMagnitude, -Double.leastNonzeroMagnitude, 2.2250738585072014e-308, 1.7976931348623157e308,
+        -1.7976931348623157e308,
         9007199254740992, 9007199254740992.0.nextDown, 9007199254740992.0.nextUp, 123456789012345680,
         1.0 / 3, 2.0.squareRoot(), -12.500000000000002, Double(Float.pi),
     ]
@@ -60,7 +62,8 @@ import Testing
         (1e-100, "1e-100"), (1e-10, "1e-10"), (0.001, "0.001"), (0.01, "0.01"), (0.1, "0.1"), (1, "1"), (10, "10"),
         (1e15, "1000000000000000"), (1e16, "1e+16"), (1e22, "1e+22"), (1e100, "1e+100"),
         // Seventeen significant digits in every position of the point.
-        (0.1 + 0.2, "0.30000000000000004"), (1.0.nextUp, "1.0000000000000002"), (123.45678901234568, "123.45678901234568"),
+        (0.1 + 0.2, "0.30000000000000004"), (1.0.nextUp, "1.0000000000000002"),
+        (123.45678901234568, "123.45678901234568"),
         (-0.0012345678901234567, "-0.0012345678901234567"), (1.2345678901234568e-5, "1.2345678901234568e-05"),
         (12345678901234567e290, "1.2345678901234567e+306"),
         // Integral values: no ".0", trailing zeros written out.
@@ -70,7 +73,9 @@ import Testing
     try #require(written.count == expected.count)
     for ((value, text), got) in zip(expected, written) {
         #expect(got == text, "\(value.bitPattern): wrote \(got), expected \(text)")
-        #expect(got == NumberFormat.shortest(value), "\(value.bitPattern): wrote \(got), Swift gives \(NumberFormat.shortest(value))")
+        #expect(
+            got == NumberFormat.shortest(value),
+            "\(value.bitPattern): wrote \(got), Swift gives \(NumberFormat.shortest(value))")
     }
 }
 
@@ -103,9 +108,9 @@ import Testing
     var random = SplitMix64(seed: 0x5107)
     for _ in 0..<2_000 {
         let bits = random.next()
-        values.append(Double(bitPattern: (0x7FE << 52) | (bits >> 12)))           // the top binade
-        values.append(Double(bitPattern: bits >> 12))                              // subnormals
-        values.append(Double(bitPattern: (UInt64(1 + bits % 2045) << 52) | 1))    // one past a power of two
+        values.append(Double(bitPattern: (0x7FE << 52) | (bits >> 12))) // the top binade
+        values.append(Double(bitPattern: bits >> 12)) // subnormals
+        values.append(Double(bitPattern: (UInt64(1 + bits % 2045) << 52) | 1)) // one past a power of two
     }
     try expectTheTraceWriterWritesWhatSwiftWrites(values)
 }
@@ -118,7 +123,9 @@ private func expectTheTraceWriterWritesWhatSwiftWrites(_ values: [Double]) throw
     var mismatches = 0
     for (text, value) in zip(written, values) where text != NumberFormat.shortest(value) {
         mismatches += 1
-        if mismatches <= 5 { Issue.record("\(value.bitPattern): wrote \(text), Swift gives \(NumberFormat.shortest(value))") }
+        if mismatches <= 5 {
+            Issue.record("\(value.bitPattern): wrote \(text), Swift gives \(NumberFormat.shortest(value))")
+        }
     }
     #expect(mismatches == 0)
 }
@@ -130,8 +137,9 @@ private func numbersAsTheTraceWriterWritesThem(_ values: [Double]) throws -> [St
     while padded.count % 6 != 0 { padded.append(0) }
     let dir = try makeTemporaryDirectory()
     let path = dir + "/fast.jsonl"
-    let header = TraceHeader(scenario: "fast", spatialIndex: "bbtree", dt: 1, every: 1,
-                             bodies: (0..<(padded.count / 6)).map { "b\($0)" })
+    let header = TraceHeader(
+        scenario: "fast", spatialIndex: "bbtree", dt: 1, every: 1,
+        bodies: (0..<(padded.count / 6)).map { "b\($0)" })
     let writer = try TraceWriter(path: path, header: header)
     try writer.writeRecord(step: 0, t: 0, gravity: Vec2(0, 0), states: padded)
     try writer.finish(.complete(steps: 0, simTime: 0, droppedTime: 0))

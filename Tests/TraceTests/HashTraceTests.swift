@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// Hash traces (`run --hashes`): records carry the FNV-1a 64 of their values instead of them.

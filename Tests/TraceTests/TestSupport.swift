@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// SplitMix64 (Steele, Lea and Flood), written out so the test values never depend on
@@ -34,7 +35,8 @@ struct SplitMix64 {
 /// Doubles whose shortest text is easy to get wrong.
 let edgeCaseDoubles: [Double] = [
     0, -0.0, 1, -1, 100, -980, 0.1, 0.2, 0.30000000000000004, 1.0 / 3, 2.0 / 3,
-    1.0 / 120, 123456789.125, 1e-300, -1e-300, Double(bitPattern: 1), -Double(bitPattern: 1), Double(bitPattern: 0x000F_FFFF_FFFF_FFFF),
+    1.0 / 120, 123456789.125, 1e-300, -1e-300, Double(bitPattern: 1), -Double(bitPattern: 1),
+    Double(bitPattern: 0x000F_FFFF_FFFF_FFFF),
     Double.leastNonzeroMagnitude, Double.leastNormalMagnitude, Double.leastNormalMagnitude.nextDown,
     Double.greatestFiniteMagnitude, -Double.greatestFiniteMagnitude, Double.ulpOfOne,
     1e15, 1e16, 1e17, 1e21, 1e22, 1e23, 9007199254740992, 9007199254740994, 4503599627370497.5,
@@ -74,13 +76,15 @@ struct SampleRun {
 
     init(bodies: Int = 3, records count: Int = 20, seed: UInt64 = 42, every: Int = 1) {
         let dt = 1.0 / 120
-        header = TraceHeader(scenario: "sample", spatialIndex: "bbtree", dt: dt, every: every,
-                             bodies: (0..<bodies).map { "g0_\($0)" })
+        header = TraceHeader(
+            scenario: "sample", spatialIndex: "bbtree", dt: dt, every: every,
+            bodies: (0..<bodies).map { "g0_\($0)" })
         var random = SplitMix64(seed: seed)
         records = (0..<count).map { i in
             let step = i * every
-            return TraceRecord(step: step, t: Double(step) * dt, gravity: Vec2(random.plausibleDouble(), -980),
-                               states: (0..<(bodies * 6)).map { _ in random.plausibleDouble() })
+            return TraceRecord(
+                step: step, t: Double(step) * dt, gravity: Vec2(random.plausibleDouble(), -980),
+                states: (0..<(bodies * 6)).map { _ in random.plausibleDouble() })
         }
     }
 

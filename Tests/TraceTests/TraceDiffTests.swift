@@ -1,4 +1,5 @@
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// Writes `run` and reads it back, so diff tests go through the real file format.
@@ -36,7 +37,10 @@ private func roundTrip(_ run: SampleRun, _ name: String, finish: Bool = true) th
     #expect(d.a.bitPattern == old.bitPattern)
     #expect(d.b.bitPattern == old.nextUp.bitPattern)
     #expect(d.ulps == 1)
-    #expect(result.description == "first divergence at step 37 (t = \(NumberFormat.shortest(37.0 / 120))): body \"g0_3\" field vy: first = \(NumberFormat.shortest(old)), second = \(NumberFormat.shortest(old.nextUp)) (1 ULP apart)")
+    #expect(
+        result.description
+            == "first divergence at step 37 (t = \(NumberFormat.shortest(37.0 / 120))): body \"g0_3\" field vy: first = \(NumberFormat.shortest(old)), second = \(NumberFormat.shortest(old.nextUp)) (1 ULP apart)"
+    )
     // Swapped, the values swap.
     guard case .diverged(.value(let swapped)) = TraceDiff.compare(b, a) else {
         Issue.record("expected a value divergence")
@@ -58,7 +62,9 @@ private func roundTrip(_ run: SampleRun, _ name: String, finish: Bool = true) th
     #expect(result.description.contains("gravity g.y: first = -980, second = -981 ("))
     guard case .diverged(let divergence) = result else { return }
     #expect(divergence.describe(.verify).contains("gravity g.y: reference = -980, this run = -981 ("))
-    #expect(divergence.describe(.files("old.jsonl", "new.jsonl")).contains("gravity g.y: old.jsonl = -980, new.jsonl = -981 ("))
+    #expect(
+        divergence.describe(.files("old.jsonl", "new.jsonl")).contains(
+            "gravity g.y: old.jsonl = -980, new.jsonl = -981 ("))
 }
 
 @Test func toleranceAcceptsASmallChangeButNotALargeOne() throws {
@@ -75,7 +81,8 @@ private func roundTrip(_ run: SampleRun, _ name: String, finish: Bool = true) th
 @Test func negativeZeroDiffersFromZeroBitForBit() {
     let header = TraceHeader(scenario: "z", spatialIndex: "bbtree", dt: 1, every: 1, bodies: ["a"])
     let end = TraceEndLine(kind: .complete, steps: 0, simTime: 0, droppedTime: 0, digest: "fnv1a64:0000000000000000")
-    let plus = Trace(header: header, records: [TraceRecord(step: 0, t: 0, gravity: .zero, states: [0, 0, 0, 0, 0, 0])], end: end)
+    let plus = Trace(
+        header: header, records: [TraceRecord(step: 0, t: 0, gravity: .zero, states: [0, 0, 0, 0, 0, 0])], end: end)
     var minus = plus
     minus.records[0].states[5] = -0.0
     guard case .diverged(.value(let d)) = TraceDiff.compare(plus, minus) else {
@@ -100,7 +107,9 @@ private func roundTrip(_ run: SampleRun, _ name: String, finish: Bool = true) th
     // Opposite signs: the steps from -x down to -0, across to 0, and up to x.
     let x = 1.5
     #expect(TraceDiff.ulpDistance(-x, x) == 2 * x.bitPattern + 1)
-    #expect(TraceDiff.ulpDistance(-.greatestFiniteMagnitude, .greatestFiniteMagnitude) == 2 * Double.greatestFiniteMagnitude.bitPattern + 1)
+    #expect(
+        TraceDiff.ulpDistance(-.greatestFiniteMagnitude, .greatestFiniteMagnitude) == 2
+            * Double.greatestFiniteMagnitude.bitPattern + 1)
 }
 
 @Test func aShorterTraceReportsTheFirstMissingStep() throws {
@@ -111,8 +120,13 @@ private func roundTrip(_ run: SampleRun, _ name: String, finish: Bool = true) th
     let truncated = try roundTrip(short, "b", finish: false)
     let result = TraceDiff.compare(a, truncated)
     #expect(result == .diverged(.missingRecord(step: 40, time: 40.0 / 120, missingFrom: .b, truncated: true)))
-    #expect(result.description == "first divergence at step 40 (t = 0.3333333333333333): the second trace ends before it without an end line (truncated)")
-    #expect(TraceDiff.compare(truncated, a) == .diverged(.missingRecord(step: 40, time: 40.0 / 120, missingFrom: .a, truncated: true)))
+    #expect(
+        result.description
+            == "first divergence at step 40 (t = 0.3333333333333333): the second trace ends before it without an end line (truncated)"
+    )
+    #expect(
+        TraceDiff.compare(truncated, a)
+            == .diverged(.missingRecord(step: 40, time: 40.0 / 120, missingFrom: .a, truncated: true)))
 }
 
 @Test func aTruncatedTraceIsReportedEvenWhenItsRecordsAgree() throws {
@@ -128,7 +142,9 @@ private func roundTrip(_ run: SampleRun, _ name: String, finish: Bool = true) th
     let a = try roundTrip(SampleRun(records: 3), "a")
     var b = a
     b.end?.kind = .interrupted
-    #expect(TraceDiff.compare(a, b).description == #"the traces end differently: the first trace "complete", the second trace "interrupted""#)
+    #expect(
+        TraceDiff.compare(a, b).description
+            == #"the traces end differently: the first trace "complete", the second trace "interrupted""#)
     var c = a
     c.end?.droppedTime = 1.25 // depends on the frame clock, not the physics
     #expect(TraceDiff.compare(a, c).isIdentical)
@@ -138,13 +154,17 @@ private func roundTrip(_ run: SampleRun, _ name: String, finish: Bool = true) th
     let a = try roundTrip(SampleRun(records: 3), "a")
     var b = a
     b.header.bodies[1] = "other"
-    #expect(TraceDiff.compare(a, b).description == "body 2 is 'g0_1' in the first trace and 'other' in the second trace (3 bodies each)")
+    #expect(
+        TraceDiff.compare(a, b).description
+            == "body 2 is 'g0_1' in the first trace and 'other' in the second trace (3 bodies each)")
     var c = a
     c.header.dt = 1.0 / 60
     #expect(TraceDiff.compare(a, c) == .diverged(.header(.dt(a: 1.0 / 120, b: 1.0 / 60))))
     guard case .diverged(let dtDivergence) = TraceDiff.compare(a, c) else { return }
-    #expect(dtDivergence.describe(.verify)
-        == "reference trace steps at dt = 0.008333333333333333 s (120 Hz); this run at dt = 0.016666666666666666 s (60 Hz)")
+    #expect(
+        dtDivergence.describe(.verify)
+            == "reference trace steps at dt = 0.008333333333333333 s (120 Hz); this run at dt = 0.016666666666666666 s (60 Hz)"
+    )
     var d = a
     d.header.every = 2
     #expect(TraceDiff.compare(a, d) == .diverged(.header(.every(a: 1, b: 2))))
@@ -156,7 +176,9 @@ private func roundTrip(_ run: SampleRun, _ name: String, finish: Bool = true) th
         Issue.record("expected a header divergence")
         return
     }
-    #expect(scenarioDivergence.describe(.verify) == "reference trace is from scenario 'pile-100' (4 bodies); this run is 'sample' (3 bodies)")
+    #expect(
+        scenarioDivergence.describe(.verify)
+            == "reference trace is from scenario 'pile-100' (4 bodies); this run is 'sample' (3 bodies)")
     // diff alone does not compare names: a renamed scenario with the same bodies still compares its records.
     var f = a
     f.header.scenario = "renamed"
@@ -173,8 +195,9 @@ private func compareBothWays(_ a: SampleRun, _ b: SampleRun, finishB: Bool = tru
     let dir = try makeTemporaryDirectory()
     try a.write(to: dir + "/a.jsonl")
     try b.write(to: dir + "/b.jsonl", finish: finishB)
-    let memory = TraceDiff.compare(try TraceReader.read(path: dir + "/a.jsonl"),
-                                   try TraceReader.read(path: dir + "/b.jsonl"))
+    let memory = TraceDiff.compare(
+        try TraceReader.read(path: dir + "/a.jsonl"),
+        try TraceReader.read(path: dir + "/b.jsonl"))
     let stream = try TraceDiff.compare(TraceStream(path: dir + "/a.jsonl"), TraceStream(path: dir + "/b.jsonl"))
     return (memory, stream)
 }
@@ -221,7 +244,8 @@ private func compareBothWays(_ a: SampleRun, _ b: SampleRun, finishB: Bool = tru
     let long = #"{"step":0,"t":0,"g":[0,0],"s":[["# + String(repeating: " ", count: limit) + "]]}"
     let text = header.jsonLine + long + "\n"
     let error = #expect(throws: InputError.self) { _ = try TraceReader.parse(Array(text.utf8), file: "t.jsonl") }
-    #expect(error?.description == "t.jsonl:2: line longer than \(limit) bytes, more than any record of this trace can be")
+    #expect(
+        error?.description == "t.jsonl:2: line longer than \(limit) bytes, more than any record of this trace can be")
     let nul = header.jsonLine + "{\"step\":0\u{0}}\n"
     let control = #expect(throws: InputError.self) { _ = try TraceReader.parse(Array(nul.utf8), file: "t.jsonl") }
     #expect(control?.description == "t.jsonl:2:10: control character 0x0 where a trace has JSON text")

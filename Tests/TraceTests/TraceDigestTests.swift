@@ -1,4 +1,5 @@
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// FNV-1a 64 over bytes, written independently of `TraceDigest`.
@@ -68,11 +69,11 @@ private func littleEndianBytes(_ d: Double) -> [UInt8] {
 @Test func digestOfAKnownRecord() {
     // Gravity (0, -980) and one body at rest at (100, 200): the bytes written out by hand.
     let bytes: [UInt8] =
-        [0, 0, 0, 0, 0, 0, 0, 0]                      // 0
-        + [0, 0, 0, 0, 0, 0xA0, 0x8E, 0xC0]           // -980 = 0xC08EA00000000000
-        + [0, 0, 0, 0, 0, 0, 0x59, 0x40]              // 100 = 0x4059000000000000
-        + [0, 0, 0, 0, 0, 0, 0x69, 0x40]              // 200 = 0x4069000000000000
-        + Array(repeating: 0, count: 32)              // angle, vx, vy, w
+        [0, 0, 0, 0, 0, 0, 0, 0] // 0
+        + [0, 0, 0, 0, 0, 0xA0, 0x8E, 0xC0] // -980 = 0xC08EA00000000000
+        + [0, 0, 0, 0, 0, 0, 0x59, 0x40] // 100 = 0x4059000000000000
+        + [0, 0, 0, 0, 0, 0, 0x69, 0x40] // 200 = 0x4069000000000000
+        + Array(repeating: 0, count: 32) // angle, vx, vy, w
     var digest = TraceDigest()
     [100.0, 200, 0, 0, 0, 0].withUnsafeBufferPointer { digest.addRecord(gravity: Vec2(0, -980), states: $0) }
     #expect(digest.value == referenceFNV1a64(bytes))

@@ -1,4 +1,5 @@
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// The header's keys are declared once (`TraceHeader.keys` and the tables of `source`,
@@ -11,23 +12,33 @@ import Testing
             scenario: "all", spatialIndex: "bbtree", dt: 1.0 / 120, every: 2, fields: ["x", "y"], bodies: ["a", "b"],
             worldSize: Vec2(800, 600), segments: [TraceHeader.Segment(from: Vec2(0, 0), to: Vec2(800, 0.5), radius: 2)],
             sizes: [Vec2(20, 10), Vec2(5, 5)], hz: 120, duration: 2.5, tilt: "tilt.csv", masses: [1, 0],
-            space: SpaceSettings(iterations: 10, damping: 1, collisionSlop: 0.1, collisionBias: 0.25,
-                                 collisionPersistence: 3, sleepTimeThreshold: .infinity, idleSpeedThreshold: 0.5),
+            space: SpaceSettings(
+                iterations: 10, damping: 1, collisionSlop: 0.1, collisionBias: 0.25,
+                collisionPersistence: 3, sleepTimeThreshold: .infinity, idleSpeedThreshold: 0.5),
             tiltbox: "0.13.0",
             source: TraceHeader.Source(
                 scenario: "all.json", scenarioSHA256: String(repeating: "ab", count: 32), tilt: "tilt.csv",
                 tiltSHA256: String(repeating: "cd", count: 32), tiltFormat: "tiltboxCSV", orientation: .landscapeLeft,
                 interpolate: .linear, g: 500, convention: .ios, overrides: [.init(path: "timestep.hz", json: "240")]),
-            platform: TraceHeader.Platform(arch: "x86_64", os: "linux", libc: "glibc 2.36",
-                                           chipmunkSHA256: String(repeating: "0f", count: 32), fma: false))
+            platform: TraceHeader.Platform(
+                arch: "x86_64", os: "linux", libc: "glibc 2.36",
+                chipmunkSHA256: String(repeating: "0f", count: 32), fma: false))
         header.records = .hashes
         header.types = [.dynamic, .kinematic]
-        header.shapes = [[.box(size: Vec2(20, 10), radius: 0)],
-                         [.circle(radius: 2, offset: Vec2(1, 0)), .polygon(vertices: [Vec2(0, 0), Vec2(1, 0), Vec2(0, 1)], radius: 0.5),
-                          .segment(from: Vec2(0, 0), to: Vec2(3, 0), radius: 1)]]
-        header.joints = [TraceHeader.JointOutline(kind: "groove", a: "a", b: "b", anchorA: Vec2(1, 2), anchorB: Vec2(-1, 0),
-                                                  groove: [Vec2(0, 0), Vec2(4, 0)]),
-                         TraceHeader.JointOutline(kind: "pin", a: "static", b: "a")]
+        header.shapes = [
+            [.box(size: Vec2(20, 10), radius: 0)],
+            [
+                .circle(radius: 2, offset: Vec2(1, 0)),
+                .polygon(vertices: [Vec2(0, 0), Vec2(1, 0), Vec2(0, 1)], radius: 0.5),
+                .segment(from: Vec2(0, 0), to: Vec2(3, 0), radius: 1),
+            ],
+        ]
+        header.joints = [
+            TraceHeader.JointOutline(
+                kind: "groove", a: "a", b: "b", anchorA: Vec2(1, 2), anchorB: Vec2(-1, 0),
+                groove: [Vec2(0, 0), Vec2(4, 0)]),
+            TraceHeader.JointOutline(kind: "pin", a: "static", b: "a"),
+        ]
         return header
     }
 
@@ -60,39 +71,50 @@ import Testing
         let written = try keys(of: everyKeySet().jsonLine)
         #expect(written == TraceHeader.keys.map(\.name))
         // docs/formats.md §3: the required keys, the optional ones, the self-describing ones last.
-        #expect(written == ["format", "scenario", "engine", "spatialIndex", "dt", "every", "fields", "bodies", "records",
-                            "world", "segments", "sizes", "hz", "duration", "tilt", "masses", "space", "types", "shapes",
-                            "joints", "tiltbox", "source", "platform"])
+        #expect(
+            written == [
+                "format", "scenario", "engine", "spatialIndex", "dt", "every", "fields", "bodies", "records",
+                "world", "segments", "sizes", "hz", "duration", "tilt", "masses", "space", "types", "shapes",
+                "joints", "tiltbox", "source", "platform",
+            ])
     }
 
     @Test func aHeaderWithOnlyTheRequiredKeysWritesOnlyThem() throws {
         let header = TraceHeader(scenario: "s", spatialIndex: "bbtree", dt: 0.5, every: 1, bodies: ["a"])
-        #expect(header.jsonLine == #"{"format":"tiltbox-trace/1","scenario":"s","engine":"chipmunk 7.0.3","spatialIndex":"bbtree","dt":0.5,"every":1,"fields":["x","y","angle","vx","vy","w"],"bodies":["a"]}"# + "\n")
+        #expect(
+            header.jsonLine
+                == #"{"format":"tiltbox-trace/1","scenario":"s","engine":"chipmunk 7.0.3","spatialIndex":"bbtree","dt":0.5,"every":1,"fields":["x","y","angle","vx","vy","w"],"bodies":["a"]}"#
+                + "\n")
         #expect(try parse(header.jsonLine).header == header)
     }
 
     @Test func aMissingRequiredKeyIsNamedAtTheHeader() {
-        let line = #"{"format":"tiltbox-trace/1","scenario":"s","engine":"chipmunk 7.0.3","spatialIndex":"bbtree","dt":0.5,"fields":["x"],"bodies":[]}"#
+        let line =
+            #"{"format":"tiltbox-trace/1","scenario":"s","engine":"chipmunk 7.0.3","spatialIndex":"bbtree","dt":0.5,"fields":["x"],"bodies":[]}"#
         #expect(readError(line) == #"h.jsonl:1:1: missing "every""#)
     }
 
     @Test func aKeyNearRecordsIsIgnoredWhileOneNearBodiesIsRefused() throws {
-        let base = #"{"format":"tiltbox-trace/1","scenario":"s","engine":"chipmunk 7.0.3","spatialIndex":"bbtree","dt":0.5,"every":1,"fields":["x"],"bodies":[]"#
+        let base =
+            #"{"format":"tiltbox-trace/1","scenario":"s","engine":"chipmunk 7.0.3","spatialIndex":"bbtree","dt":0.5,"every":1,"fields":["x"],"bodies":[]"#
         #expect(try parse(base + #","record":"x"}"# + "\n").header.records == .states)
         let refused = readError(base + #","bodys":[]}"#)
-        #expect(refused?.hasSuffix(#"bodys: unknown key "bodys" (did you mean "bodies"?)"#) == true, "\(refused ?? "read")")
+        #expect(
+            refused?.hasSuffix(#"bodys: unknown key "bodys" (did you mean "bodies"?)"#) == true, "\(refused ?? "read")")
     }
 
     @Test func platformDifferencesAreTheTableKeysWhoseValuesDiffer() {
-        let here = TraceHeader.Platform(arch: "x86_64", os: "linux", libc: "glibc 2.36", chipmunkSHA256: "aa", fma: true)
+        let here = TraceHeader.Platform(
+            arch: "x86_64", os: "linux", libc: "glibc 2.36", chipmunkSHA256: "aa", fma: true)
         var there = here
         #expect(here.differences(from: there).isEmpty)
         there.chipmunkSHA256 = nil
         there.fma = false
         there.arch = "aarch64"
         #expect(here.differences(from: there) == ["arch", "chipmunkSHA256", "fma"])
-        #expect(here.differences(from: there).map(TraceHeader.Platform.label(ofKey:))
-                    == ["architecture", "Chipmunk library", "FMA"])
+        #expect(
+            here.differences(from: there).map(TraceHeader.Platform.label(ofKey:))
+                == ["architecture", "Chipmunk library", "FMA"])
         #expect(TraceHeader.Platform.label(ofKey: "cpu") == "cpu")
     }
 

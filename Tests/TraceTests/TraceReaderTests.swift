@@ -1,7 +1,9 @@
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
-private let headerLine = #"{"format":"tiltbox-trace/1","scenario":"s","engine":"chipmunk 7.0.3","spatialIndex":"bbtree","dt":0.5,"every":1,"fields":["x","y","angle","vx","vy","w"],"bodies":["a","b"]}"#
+private let headerLine =
+    #"{"format":"tiltbox-trace/1","scenario":"s","engine":"chipmunk 7.0.3","spatialIndex":"bbtree","dt":0.5,"every":1,"fields":["x","y","angle","vx","vy","w"],"bodies":["a","b"]}"#
 private let record0 = #"{"step":0,"t":0,"g":[0,-980],"s":[[1,2,3,4,5,6],[7,8,9,10,11,12]]}"#
 
 /// Parses `lines` joined with newlines; the error's description, or nil when it parsed.
@@ -30,7 +32,9 @@ private func readError(_ lines: [String], trailingNewline: Bool = true) -> Strin
 }
 
 @Test func firstLineMustBeATraceHeader() {
-    #expect(readError([record0]) == #"t.jsonl:1:1: not a tiltbox trace: the first line must be a header with "format": "tiltbox-trace/1""#)
+    #expect(
+        readError([record0])
+            == #"t.jsonl:1:1: not a tiltbox trace: the first line must be a header with "format": "tiltbox-trace/1""#)
     let other = headerLine.replacingOccurrences(of: "tiltbox-trace/1", with: "tiltbox-trace/2")
     #expect(readError([other]) == #"t.jsonl:1:11: format: unsupported trace format (expected "tiltbox-trace/1")"#)
     #expect(readError([]) == "t.jsonl: empty file: a trace starts with a tiltbox-trace/1 header line")
@@ -38,7 +42,9 @@ private func readError(_ lines: [String], trailingNewline: Bool = true) -> Strin
 }
 
 @Test func syntaxErrorsNameTheLineAndColumn() {
-    #expect(readError([headerLine, #"{"step":1,,}"#, record0]) == "t.jsonl:2:11: expected a key in double quotes, found ','")
+    #expect(
+        readError([headerLine, #"{"step":1,,}"#, record0]) == "t.jsonl:2:11: expected a key in double quotes, found ','"
+    )
 }
 
 @Test func stepsMustIncrease() {
@@ -50,7 +56,9 @@ private func readError(_ lines: [String], trailingNewline: Bool = true) -> Strin
     #expect(readError([headerLine, record0, end]) == nil)
     #expect(readError([headerLine, record0, end, record0]) == "t.jsonl:4:1: text after the end line")
     let badKind = end.replacingOccurrences(of: "complete", with: "done")
-    #expect(readError([headerLine, badKind]) == #"t.jsonl:2:8: end: unknown end "done" (expected complete, interrupted or error)"#)
+    #expect(
+        readError([headerLine, badKind])
+            == #"t.jsonl:2:8: end: unknown end "done" (expected complete, interrupted or error)"#)
 }
 
 @Test func aMissingEndLineReadsAsATruncatedTrace() throws {
@@ -62,7 +70,8 @@ private func readError(_ lines: [String], trailingNewline: Bool = true) -> Strin
 
 @Test func aLineCutOffMidWriteIsReported() {
     let cut = String(record0.prefix(30))
-    let error = readError([headerLine, record0.replacingOccurrences(of: "\"step\":0", with: "\"step\":1"), cut], trailingNewline: false)
+    let error = readError(
+        [headerLine, record0.replacingOccurrences(of: "\"step\":0", with: "\"step\":1"), cut], trailingNewline: false)
     #expect(error?.hasPrefix("t.jsonl:3:1: the last line is cut off") == true)
     // A complete last line without its newline is fine.
     #expect(readError([headerLine, record0], trailingNewline: false) == nil)
@@ -93,7 +102,9 @@ private func readError(_ lines: [String], trailingNewline: Bool = true) -> Strin
     let text = [header, record].joined(separator: "\n") + "\n"
     let trace = try TraceReader.parse(Array(text.utf8), file: "t.jsonl")
     #expect(trace.header.bodies == ["a", "b"])
-    #expect(trace.records[0].crateState(at: 1) == BodyState(position: Vec2(7, 8), angle: 9, velocity: Vec2(10, 11), angularVelocity: 12))
+    #expect(
+        trace.records[0].crateState(at: 1)
+            == BodyState(position: Vec2(7, 8), angle: 9, velocity: Vec2(10, 11), angularVelocity: 12))
 }
 
 @Test func aMissingFileIsAnInputError() {

@@ -1,14 +1,17 @@
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 @Test func headerLineMatchesTheFormatsExample() {
-    let header = TraceHeader(scenario: "crate-stack", spatialIndex: "bbtree", dt: 1.0 / 120, every: 1,
-                             bodies: ["a", "g0_0", "g0_1"])
-    #expect(header.jsonLine == """
-        {"format":"tiltbox-trace/1","scenario":"crate-stack","engine":"chipmunk 7.0.3","spatialIndex":"bbtree",\
-        "dt":0.008333333333333333,"every":1,"fields":["x","y","angle","vx","vy","w"],"bodies":["a","g0_0","g0_1"]}
+    let header = TraceHeader(
+        scenario: "crate-stack", spatialIndex: "bbtree", dt: 1.0 / 120, every: 1,
+        bodies: ["a", "g0_0", "g0_1"])
+    #expect(
+        header.jsonLine == """
+            {"format":"tiltbox-trace/1","scenario":"crate-stack","engine":"chipmunk 7.0.3","spatialIndex":"bbtree",\
+            "dt":0.008333333333333333,"every":1,"fields":["x","y","angle","vx","vy","w"],"bodies":["a","g0_0","g0_1"]}
 
-        """)
+            """)
 }
 
 @Test func optionalHeaderKeysFollowTheRequiredOnesInOrder() {
@@ -17,13 +20,14 @@ import Testing
         worldSize: Vec2(480, 320),
         segments: [.init(from: Vec2(0, 100), to: Vec2(200, 60.5), radius: 2)],
         sizes: [Vec2(32, 16)], hz: 120, duration: 10, tilt: "tilt/rock.csv")
-    #expect(header.jsonLine == """
-        {"format":"tiltbox-trace/1","scenario":"s \\"quoted\\"\\n","engine":"chipmunk 7.0.3","spatialIndex":"hash",\
-        "dt":0.5,"every":2,"fields":["x","y","angle","vx","vy","w"],"bodies":["a"],"world":{"size":[480,320]},\
-        "segments":[{"from":[0,100],"to":[200,60.5],"radius":2}],"sizes":[[32,16]],"hz":120,"duration":10,\
-        "tilt":"tilt/rock.csv"}
+    #expect(
+        header.jsonLine == """
+            {"format":"tiltbox-trace/1","scenario":"s \\"quoted\\"\\n","engine":"chipmunk 7.0.3","spatialIndex":"hash",\
+            "dt":0.5,"every":2,"fields":["x","y","angle","vx","vy","w"],"bodies":["a"],"world":{"size":[480,320]},\
+            "segments":[{"from":[0,100],"to":[200,60.5],"radius":2}],"sizes":[[32,16]],"hz":120,"duration":10,\
+            "tilt":"tilt/rock.csv"}
 
-        """)
+            """)
 }
 
 @Test func recordAndEndLinesHaveTheDocumentedShape() throws {
@@ -31,7 +35,8 @@ import Testing
     let path = dir + "/t.jsonl"
     let header = TraceHeader(scenario: "one", spatialIndex: "bbtree", dt: 1.0 / 120, every: 1, bodies: ["a", "b"])
     let writer = try TraceWriter(path: path, header: header)
-    try writer.writeRecord(step: 0, t: 0, gravity: Vec2(0, -980), states: [100, 200, 0, 0, 0, 0, 1.5, -2.25, 0.1, -0.0, 3, 4])
+    try writer.writeRecord(
+        step: 0, t: 0, gravity: Vec2(0, -980), states: [100, 200, 0, 0, 0, 0, 1.5, -2.25, 0.1, -0.0, 3, 4])
     let digest = writer.digest
     try writer.finish(.complete(steps: 1200, simTime: 10, droppedTime: 0))
     let lines = try fileLines(path)
@@ -46,10 +51,15 @@ import Testing
     let header = TraceHeader(scenario: "one", spatialIndex: "bbtree", dt: 0.25, every: 1, bodies: [])
     let a = try TraceWriter(path: dir + "/a.jsonl", header: header)
     try a.finish(.error("body \"a\" is not finite at step 3\n", steps: 3, simTime: 0.75, droppedTime: 0.5))
-    #expect(try fileLines(dir + "/a.jsonl")[1] == #"{"end":"error","steps":3,"simTime":0.75,"droppedTime":0.5,"digest":"fnv1a64:cbf29ce484222325","message":"body \"a\" is not finite at step 3\n"}"#)
+    #expect(
+        try fileLines(dir + "/a.jsonl")[1]
+            == #"{"end":"error","steps":3,"simTime":0.75,"droppedTime":0.5,"digest":"fnv1a64:cbf29ce484222325","message":"body \"a\" is not finite at step 3\n"}"#
+    )
     let b = try TraceWriter(path: dir + "/b.jsonl", header: header)
     try b.finish(.interrupted(steps: 2, simTime: 0.5, droppedTime: 0))
-    #expect(try fileLines(dir + "/b.jsonl")[1] == #"{"end":"interrupted","steps":2,"simTime":0.5,"droppedTime":0,"digest":"fnv1a64:cbf29ce484222325"}"#)
+    #expect(
+        try fileLines(dir + "/b.jsonl")[1]
+            == #"{"end":"interrupted","steps":2,"simTime":0.5,"droppedTime":0,"digest":"fnv1a64:cbf29ce484222325"}"#)
     let trace = try TraceReader.read(path: dir + "/a.jsonl")
     #expect(trace.end?.kind == .error)
     #expect(trace.end?.message == "body \"a\" is not finite at step 3\n")
@@ -60,8 +70,9 @@ import Testing
     let path = dir + "/n.jsonl"
     var values = edgeCaseDoubles
     while values.count % 6 != 0 { values.append(0) }
-    let header = TraceHeader(scenario: "n", spatialIndex: "bbtree", dt: 1, every: 1,
-                             bodies: (0..<(values.count / 6)).map { "b\($0)" })
+    let header = TraceHeader(
+        scenario: "n", spatialIndex: "bbtree", dt: 1, every: 1,
+        bodies: (0..<(values.count / 6)).map { "b\($0)" })
     let writer = try TraceWriter(path: path, header: header)
     try writer.writeRecord(step: 0, t: 0, gravity: Vec2(0, 0), states: values)
     try writer.finish(.complete(steps: 0, simTime: 0, droppedTime: 0))
@@ -86,11 +97,14 @@ import Testing
     var next = 0
     func take() -> Double { defer { next = (next + 1) % pool.count }; return pool[next] }
     for step in 0..<100 {
-        records.append(TraceRecord(step: step, t: take(), gravity: Vec2(take(), take()),
-                                   states: (0..<(bodies * 6)).map { _ in take() }))
+        records.append(
+            TraceRecord(
+                step: step, t: take(), gravity: Vec2(take(), take()),
+                states: (0..<(bodies * 6)).map { _ in take() }))
     }
-    let header = TraceHeader(scenario: "bits", spatialIndex: "bbtree", dt: 1.0 / 120, every: 1,
-                             bodies: (0..<bodies).map { "b\($0)" })
+    let header = TraceHeader(
+        scenario: "bits", spatialIndex: "bbtree", dt: 1.0 / 120, every: 1,
+        bodies: (0..<bodies).map { "b\($0)" })
     let writer = try TraceWriter(path: path, header: header, flushThreshold: 4096)
     for r in records { try writer.writeRecord(step: r.step, t: r.t, gravity: r.gravity, states: r.states) }
     try writer.finish(.complete(steps: 99, simTime: 99.0 / 120, droppedTime: 0))
@@ -109,11 +123,14 @@ import Testing
 
 @Test func headerRoundTripsWithAndWithoutOptionalKeys() throws {
     let dir = try makeTemporaryDirectory()
-    let plain = TraceHeader(scenario: "plain", spatialIndex: "bbtree", dt: 1.0 / 60, every: 3, bodies: ["x\u{e9}", "b"])
+    let plain = TraceHeader(
+        scenario: "plain", spatialIndex: "bbtree", dt: 1.0 / 60, every: 3, bodies: ["x\u{e9}", "b"])
     var full = plain
     full.scenario = "full \"one\"\t"
     full.worldSize = Vec2(480, 320)
-    full.segments = [.init(from: Vec2(0, 0), to: Vec2(480, 0), radius: 1), .init(from: Vec2(0, 100), to: Vec2(200, 60), radius: 2)]
+    full.segments = [
+        .init(from: Vec2(0, 0), to: Vec2(480, 0), radius: 1), .init(from: Vec2(0, 100), to: Vec2(200, 60), radius: 2),
+    ]
     full.sizes = [Vec2(32, 32), Vec2(16.5, 8)]
     full.hz = 60
     full.duration = 12.5
@@ -178,8 +195,9 @@ import Testing
 
 @Test func creatingATraceInAMissingFolderThrows() {
     let error = #expect(throws: TraceWriteError.self) {
-        _ = try TraceWriter(path: "/nonexistent-tiltbox-folder/t.jsonl",
-                            header: TraceHeader(scenario: "x", spatialIndex: "bbtree", dt: 1, every: 1, bodies: []))
+        _ = try TraceWriter(
+            path: "/nonexistent-tiltbox-folder/t.jsonl",
+            header: TraceHeader(scenario: "x", spatialIndex: "bbtree", dt: 1, every: 1, bodies: []))
     }
     #expect(error?.description == "cannot create trace /nonexistent-tiltbox-folder/t.jsonl: No such file or directory")
 }

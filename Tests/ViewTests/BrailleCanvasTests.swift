@@ -1,4 +1,5 @@
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// Golden canvases worked out by hand: a 4×2-cell canvas is 8×8 dots, and a 7×7 world
@@ -38,31 +39,33 @@ import Testing
     @Test func axisAlignedCrateLightsExactlyItsOutline() {
         // A 4×2 crate centred at (3, 4): corners (1,3)…(5,5) → dots x 1…5, y 2…4.
         let canvas = Self.draw(position: Vec2(3, 4), size: Vec2(4, 2), angle: 0)
-        #expect(Self.dots(canvas) == """
-            ........
-            ........
-            .#####..
-            .#...#..
-            .#####..
-            ........
-            ........
-            ........
-            """)
+        #expect(
+            Self.dots(canvas) == """
+                ........
+                ........
+                .#####..
+                .#...#..
+                .#####..
+                ........
+                ........
+                ........
+                """)
     }
 
     @Test func crateTurnedAQuarterTurnStandsUpright() {
         // The same crate turned by π/2: corners (4,2), (4,6), (2,6), (2,2) → dots x 2…4, y 1…5.
         let canvas = Self.draw(position: Vec2(3, 4), size: Vec2(4, 2), angle: .pi / 2)
-        #expect(Self.dots(canvas) == """
-            ........
-            ..###...
-            ..#.#...
-            ..#.#...
-            ..#.#...
-            ..###...
-            ........
-            ........
-            """)
+        #expect(
+            Self.dots(canvas) == """
+                ........
+                ..###...
+                ..#.#...
+                ..#.#...
+                ..#.#...
+                ..###...
+                ........
+                ........
+                """)
     }
 
     @Test func crateTurnedFortyFiveDegreesIsADiamond() {
@@ -70,16 +73,17 @@ import Testing
         // joined by Bresenham diagonals.
         let side = 6 / 2.0.squareRoot()
         let canvas = Self.draw(position: Vec2(4, 4), size: Vec2(side, side), angle: .pi / 4)
-        #expect(Self.dots(canvas) == """
-            ....#...
-            ...#.#..
-            ..#...#.
-            .#.....#
-            ..#...#.
-            ...#.#..
-            ....#...
-            ........
-            """)
+        #expect(
+            Self.dots(canvas) == """
+                ....#...
+                ...#.#..
+                ..#...#.
+                .#.....#
+                ..#...#.
+                ...#.#..
+                ....#...
+                ........
+                """)
     }
 
     @Test func dotsOutsideTheCanvasAreClipped() {
@@ -110,10 +114,13 @@ import Testing
 
     @Test func withoutColourCratesKeepTheTerminalsOwnColour() {
         var canvas = BrailleCanvas(columns: 4, rows: 2)
-        let rasterizer = SceneRasterizer(worldSize: Vec2(7, 7), segments: [], crateSizes: [Vec2(2, 2), Vec2(2, 2)], colour: false)
+        let rasterizer = SceneRasterizer(
+            worldSize: Vec2(7, 7), segments: [], crateSizes: [Vec2(2, 2), Vec2(2, 2)], colour: false)
         let states = [2.0, 2, 0, 0, 0, 0, 5, 5, 0, 0, 0, 0]
         states.withUnsafeBufferPointer { rasterizer.draw(into: &canvas, states: $0) }
-        #expect(canvas.text.contains { $0.unicodeScalars.contains { $0.value > 0x2800 && $0.value <= 0x28FF } }, "nothing drawn")
+        #expect(
+            canvas.text.contains { $0.unicodeScalars.contains { $0.value > 0x2800 && $0.value <= 0x28FF } },
+            "nothing drawn")
         for row in 0..<2 {
             for column in 0..<4 { #expect(canvas.colour(column: column, row: row) == 0) }
         }
@@ -136,7 +143,9 @@ import Testing
         var out = [Double](repeating: .nan, count: a.count)
         a.withUnsafeBufferPointer { pa in
             b.withUnsafeBufferPointer { pb in
-                out.withUnsafeMutableBufferPointer { StateInterpolation.blend(previous: pa, current: pb, alpha: alpha, into: $0) }
+                out.withUnsafeMutableBufferPointer {
+                    StateInterpolation.blend(previous: pa, current: pb, alpha: alpha, into: $0)
+                }
             }
         }
         return out

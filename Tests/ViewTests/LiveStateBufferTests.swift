@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// The hand-off from the live view's physics thread to its drawing thread: the state
@@ -13,15 +14,18 @@ import Testing
 
     /// Records `step` with every value equal to the step number, gravity `(step, −step)`.
     static func record(_ buffer: LiveStateBuffer, step: Int, values: [Double]) throws {
-        try values.withUnsafeBufferPointer { try buffer.record(step: step, time: Double(step) / 120,
-                                                                gravity: Vec2(Double(step), -Double(step)), states: $0) }
+        try values.withUnsafeBufferPointer {
+            try buffer.record(
+                step: step, time: Double(step) / 120,
+                gravity: Vec2(Double(step), -Double(step)), states: $0)
+        }
     }
 
     @Test func aFrameTakenWhileThePhysicsThreadRecordsAndPublishesHoldsTwoConsecutiveStepsAndTheirFigures() throws {
         let buffer = LiveStateBuffer()
         let done = WriterDone()
-        let steps = 20_001   // the last step, 20 000, is published
-        let values = 600   // 100 crates
+        let steps = 20_001 // the last step, 20 000, is published
+        let values = 600 // 100 crates
         let writer = Thread {
             var states = [Double](repeating: 0, count: values)
             for step in 0..<steps {
@@ -44,7 +48,9 @@ import Testing
         while !done.flag.load(ordering: .acquiring) || seen.isEmpty {
             let frame = buffer.latest()
             guard frame.sequence > 0 else { continue }
-            if frame.sequence < lastSequence { torn.append("sequence went back from \(lastSequence) to \(frame.sequence)") }
+            if frame.sequence < lastSequence {
+                torn.append("sequence went back from \(lastSequence) to \(frame.sequence)")
+            }
             lastSequence = frame.sequence
             seen.insert(frame.step)
             let step = Double(frame.step)
@@ -89,8 +95,9 @@ import Testing
         let scenario = BenchmarkPile.scenario(n: 20)
         let records = RunSessionRecords()
         let buffer = LiveStateBuffer()
-        let session = RunSession(scenario: scenario, track: ConstantGravity(scenario.world.gravity), totalSteps: 40,
-                                 every: 7, sinks: [records, buffer])
+        let session = RunSession(
+            scenario: scenario, track: ConstantGravity(scenario.world.gravity), totalSteps: 40,
+            every: 7, sinks: [records, buffer])
         var frames = 0
         while session.outcome == nil {
             try session.advance(frameDuration: 1.0 / 60)

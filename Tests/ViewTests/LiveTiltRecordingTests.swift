@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// The live tilt track and its CSV, without a terminal: a run steered by turns at step
@@ -8,12 +9,15 @@ import Testing
     final class Collector: RecordSink {
         var lines: [[UInt64]] = []
         func record(step: Int, time: Double, gravity: Vec2, states: UnsafeBufferPointer<Double>) throws {
-            lines.append([UInt64(step), time.bitPattern, gravity.x.bitPattern, gravity.y.bitPattern] + states.map(\.bitPattern))
+            lines.append(
+                [UInt64(step), time.bitPattern, gravity.x.bitPattern, gravity.y.bitPattern] + states.map(\.bitPattern))
         }
     }
 
     static func scenario() -> Scenario {
-        let crates = (0..<12).map { i in CrateSpec(id: "c\(i)", position: Vec2(60 + Double(i % 6) * 60, 40 + Double(i / 6) * 40), size: Vec2(30, 30)) }
+        let crates = (0..<12).map { i in
+            CrateSpec(id: "c\(i)", position: Vec2(60 + Double(i % 6) * 60, 40 + Double(i / 6) * 40), size: Vec2(30, 30))
+        }
         return Scenario(name: "live", world: WorldSettings(size: Vec2(480, 320)), duration: 3, crates: crates)
     }
 
@@ -33,7 +37,8 @@ import Testing
             try simulation.advance(frameDuration: 1.0 / 60)
             frame += 1
         }
-        let csvPath = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(UUID().uuidString).csv").path
+        let csvPath = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(UUID().uuidString).csv")
+            .path
         defer { try? FileManager.default.removeItem(atPath: csvPath) }
         try live.csv(comment: "test").write(toFile: csvPath, atomically: true, encoding: .utf8)
 

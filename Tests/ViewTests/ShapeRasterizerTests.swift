@@ -1,15 +1,20 @@
 import Foundation
 import Testing
+
 @_spi(Tools) @testable import Tiltbox
 
 /// Shapes in the terminal view. A 20×10-cell canvas is 40×40 dots and a 39×39 world
 /// maps onto it at scale 1: world (x, y) is dot (x, 39 − y).
 @Suite struct ShapeRasterizerTests {
-    static func draw(_ bodies: [SceneOutline.BodyOutline], joints: [SceneOutline.IndexedJoint] = [], poses: [(Double, Double, Double)],
-                     colour: Bool = true) -> BrailleCanvas {
+    static func draw(
+        _ bodies: [SceneOutline.BodyOutline], joints: [SceneOutline.IndexedJoint] = [],
+        poses: [(Double, Double, Double)],
+        colour: Bool = true
+    ) -> BrailleCanvas {
         var canvas = BrailleCanvas(columns: 20, rows: 10)
-        let rasterizer = SceneRasterizer(worldSize: Vec2(39, 39), segments: [],
-                                         outline: SceneOutline(bodies: bodies, joints: joints), colour: colour)
+        let rasterizer = SceneRasterizer(
+            worldSize: Vec2(39, 39), segments: [],
+            outline: SceneOutline(bodies: bodies, joints: joints), colour: colour)
         let states: [Double] = poses.flatMap { [$0.0, $0.1, $0.2, 0, 0, 0] }
         states.withUnsafeBufferPointer { rasterizer.draw(into: &canvas, states: $0) }
         return canvas
@@ -40,9 +45,13 @@ import Testing
     }
 
     @Test func polygonLightsItsTurnedVerticesAndEdgesButNotItsInside() {
-        let wedge = SceneOutline.BodyOutline(shapes: [.polygon(vertices: [Vec2(-8, -6), Vec2(8, -6), Vec2(0, 8)], radius: 0)])
+        let wedge = SceneOutline.BodyOutline(shapes: [
+            .polygon(vertices: [Vec2(-8, -6), Vec2(8, -6), Vec2(0, 8)], radius: 0)
+        ])
         let upright = Self.draw([wedge], poses: [(20, 20, 0)])
-        for (x, y) in [(12.0, 14.0), (28.0, 14.0), (20.0, 28.0), (20.0, 14.0)] { #expect(Self.lit(upright, x, y), "(\(x), \(y))") }
+        for (x, y) in [(12.0, 14.0), (28.0, 14.0), (20.0, 28.0), (20.0, 14.0)] {
+            #expect(Self.lit(upright, x, y), "(\(x), \(y))")
+        }
         #expect(!Self.lit(upright, 20, 19), "the centroid is dark")
         // Turned half a turn, the apex (0, 8) is at (20, 12) and the base at y = 26.
         let turned = Self.draw([wedge], poses: [(20, 20, .pi)])
@@ -53,19 +62,24 @@ import Testing
         let rounded = SceneOutline.BodyOutline(shapes: [.box(size: Vec2(10, 10), radius: 3)])
         let canvas = Self.draw([rounded], poses: [(20, 20, 0)])
         // Edges pushed out by 3: the top edge at y = 28, the right at x = 28.
-        #expect(Self.lit(canvas, 20, 28) && Self.lit(canvas, 28, 20) && Self.lit(canvas, 20, 12) && Self.lit(canvas, 12, 20))
+        #expect(
+            Self.lit(canvas, 20, 28) && Self.lit(canvas, 28, 20) && Self.lit(canvas, 20, 12) && Self.lit(canvas, 12, 20)
+        )
         #expect(!Self.lit(canvas, 20, 25) && !Self.lit(canvas, 25, 20), "the unrounded box's edges are not drawn")
         // The corner is an arc about (25, 25): its middle at 25 + 3/√2, not the square corner (28, 28).
         #expect(Self.lit(canvas, 25 + 3 / 2.0.squareRoot(), 25 + 3 / 2.0.squareRoot()) && !Self.lit(canvas, 28, 28))
     }
 
     @Test func segmentWithARadiusIsACapsule() {
-        let rod = SceneOutline.BodyOutline(type: .static, shapes: [.segment(from: Vec2(-10, 0), to: Vec2(10, 0), radius: 3)])
+        let rod = SceneOutline.BodyOutline(
+            type: .static, shapes: [.segment(from: Vec2(-10, 0), to: Vec2(10, 0), radius: 3)])
         let canvas = Self.draw([rod], poses: [(20, 20, 0)])
         #expect(Self.lit(canvas, 20, 23) && Self.lit(canvas, 20, 17), "both sides")
         #expect(Self.lit(canvas, 33, 20) && Self.lit(canvas, 7, 20), "round ends")
         #expect(!Self.lit(canvas, 20, 20), "not the centre line")
-        let thin = Self.draw([SceneOutline.BodyOutline(shapes: [.segment(from: Vec2(-10, 0), to: Vec2(10, 0), radius: 0.2)])], poses: [(20, 20, 0)])
+        let thin = Self.draw(
+            [SceneOutline.BodyOutline(shapes: [.segment(from: Vec2(-10, 0), to: Vec2(10, 0), radius: 0.2)])],
+            poses: [(20, 20, 0)])
         #expect(Self.lit(thin, 20, 20) && !Self.lit(thin, 20, 23), "under a dot of radius: the centre line")
     }
 
@@ -80,7 +94,9 @@ import Testing
             let count = topEdge(dashed)
             #expect(count > 10 && count < 25, "a dashed edge lights some of its 31 dots, not all: \(count)")
             var colours = Set<UInt8>()
-            for row in 0..<dashed.rows { for column in 0..<dashed.columns { colours.insert(dashed.colour(column: column, row: row)) } }
+            for row in 0..<dashed.rows {
+                for column in 0..<dashed.columns { colours.insert(dashed.colour(column: column, row: row)) }
+            }
             #expect(colours == (colour ? [0, SceneRasterizer.kinematicColour] : [0]), "\(colours)")
         }
         #expect(Self.draw(dynamic, poses: [(20, 20, 0)]).colour(column: 10, row: 3) == SceneRasterizer.crateColours[0])
@@ -103,10 +119,13 @@ import Testing
     @Test func theLiveViewsRasterizerDrawsAScenariosBodiesAndJoints() {
         // A crate, a kinematic ball and a pivot between them at a world point, as the live view builds it.
         let crate = CrateSpec(id: "c", position: Vec2(10, 10), size: Vec2(6, 6))
-        let ball = BodySpec(id: "b", type: .kinematic, position: Vec2(30, 30), shapes: [ShapeSpec(geometry: .circle(radius: 5, offset: .zero))])
-        let scenario = Scenario(name: "live", world: WorldSettings(size: Vec2(39, 39)), walls: WallSettings(box: false),
-                                crates: [crate], bodies: [ball],
-                                joints: [JointSpec(parameters: .pivot(.world(Vec2(10, 30))), a: .body("c"), b: .body("b"))])
+        let ball = BodySpec(
+            id: "b", type: .kinematic, position: Vec2(30, 30),
+            shapes: [ShapeSpec(geometry: .circle(radius: 5, offset: .zero))])
+        let scenario = Scenario(
+            name: "live", world: WorldSettings(size: Vec2(39, 39)), walls: WallSettings(box: false),
+            crates: [crate], bodies: [ball],
+            joints: [JointSpec(parameters: .pivot(.world(Vec2(10, 30))), a: .body("c"), b: .body("b"))])
         let rasterizer = SceneRasterizer(scenario: scenario)
         var canvas = BrailleCanvas(columns: 20, rows: 10)
         let states: [Double] = [10, 10, 0, 0, 0, 0, 30, 30, 0, 0, 0, 0]
@@ -122,11 +141,15 @@ import Testing
         }
         #expect(ring >= 8, "the ball's rim, dashed: \(ring) dots")
         var colours = Set<UInt8>()
-        for row in 0..<canvas.rows { for column in 0..<canvas.columns { colours.insert(canvas.colour(column: column, row: row)) } }
+        for row in 0..<canvas.rows {
+            for column in 0..<canvas.columns { colours.insert(canvas.colour(column: column, row: row)) }
+        }
         #expect(colours == [0, SceneRasterizer.crateColours[0], SceneRasterizer.kinematicColour], "\(colours)")
         // The pivot's anchors, made local to each body from their initial poses, both sit at (10, 30).
         #expect(Self.lit(canvas, 10, 30))
-        #expect(!(14...29).contains { Self.lit(canvas, 10, Double($0)) } && !(11...24).contains { Self.lit(canvas, Double($0), 30) },
-                "a pivot at rest is a point: no line from either body")
+        #expect(
+            !(14...29).contains { Self.lit(canvas, 10, Double($0)) }
+                && !(11...24).contains { Self.lit(canvas, Double($0), 30) },
+            "a pivot at rest is a point: no line from either body")
     }
 }

@@ -30,8 +30,10 @@ func libFuzzerMutate(_ data: UnsafeMutablePointer<UInt8>?, _ size: Int, _ maxSiz
 @_cdecl("LLVMFuzzerCustomMutator")
 public func fuzzMutate(_ data: UnsafeMutablePointer<UInt8>?, _ size: Int, _ maxSize: Int, _ seed: UInt32) -> Int {
     if let data, fuzzTarget.readsNumbersInText, seed % 2 == 0,
-       let mutated = ParserFuzzing.mutateNumbers(Array(UnsafeBufferPointer(start: data, count: size)), seed: UInt64(seed)),
-       mutated.count <= maxSize {
+        let mutated = ParserFuzzing.mutateNumbers(
+            Array(UnsafeBufferPointer(start: data, count: size)), seed: UInt64(seed)),
+        mutated.count <= maxSize
+    {
         mutated.withUnsafeBufferPointer { data.update(from: $0.baseAddress!, count: mutated.count) }
         return mutated.count
     }

@@ -38,9 +38,11 @@
     /// The sweep values of this point, as (path, JSON text).
     public var parameters: [(path: String, json: String)]
 
-    public init(index: Int, name: String, status: Status, exit: Int32? = nil, signal: Int32? = nil,
-                wallSeconds: Double = 0, steps: Int? = nil, digest: String? = nil, metrics: RunMetrics? = nil,
-                firstDivergence: String? = nil, message: String? = nil, parameters: [(path: String, json: String)] = []) {
+    public init(
+        index: Int, name: String, status: Status, exit: Int32? = nil, signal: Int32? = nil,
+        wallSeconds: Double = 0, steps: Int? = nil, digest: String? = nil, metrics: RunMetrics? = nil,
+        firstDivergence: String? = nil, message: String? = nil, parameters: [(path: String, json: String)] = []
+    ) {
         self.index = index
         self.name = name
         self.status = status
@@ -63,7 +65,9 @@
     /// The batch's exit status: 1 when a job diverged, failed or crashed (killed by a
     /// signal); else 2 when a job's input was invalid; else 0.
     @_spi(Tools) public var exitStatus: Int32 {
-        if contains(where: { $0.status == .diverged || $0.status == .failed || ($0.status == .error && $0.signal != nil) }) {
+        if contains(where: {
+            $0.status == .diverged || $0.status == .failed || ($0.status == .error && $0.signal != nil)
+        }) {
             return 1
         }
         if contains(where: { $0.isInputError }) { return 2 }
@@ -71,5 +75,7 @@
     }
 
     /// How many results have `status`.
-    @_spi(Tools) public func count(_ status: BatchJobResult.Status) -> Int { reduce(0) { $0 + ($1.status == status ? 1 : 0) } }
+    @_spi(Tools) public func count(_ status: BatchJobResult.Status) -> Int {
+        reduce(0) { $0 + ($1.status == status ? 1 : 0) }
+    }
 }

@@ -55,7 +55,9 @@ import Foundation
         case .failure(let syntax): throw InputError(file: path, location: syntax.location, reason: syntax.reason)
         }
         var reader = BatchManifestReader(file: path, baseDirectory: ScenarioLoader.directory(of: path))
-        if !allowOutputsOutside { reader.outputsFolder = PathArithmetic.physical(ScenarioLoader.directory(of: path) ?? ".") }
+        if !allowOutputsOutside {
+            reader.outputsFolder = PathArithmetic.physical(ScenarioLoader.directory(of: path) ?? ".")
+        }
         let jobs = try reader.jobs(root)
         return BatchManifest(jobs: jobs, sha256: SHA256.hex(of: bytes))
     }
@@ -85,9 +87,10 @@ import Foundation
     /// The manifest's bytes, through the bounded reader (`RegularFile.read`): at most
     /// `maxFileBytes`, a FIFO, device or kernel file refused before it is opened.
     private static func readFile(_ path: String) throws(InputError) -> [UInt8] {
-        [UInt8](try RegularFile.read(path, maxBytes: maxFileBytes) { size in
-            "file is \(size) bytes, more than the limit of \(maxFileBytes)"
-        })
+        [UInt8](
+            try RegularFile.read(path, maxBytes: maxFileBytes) { size in
+                "file is \(size) bytes, more than the limit of \(maxFileBytes)"
+            })
     }
 }
 

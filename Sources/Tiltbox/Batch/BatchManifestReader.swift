@@ -8,26 +8,35 @@ struct BatchManifestReader {
     var outputsFolder: String? = nil
 
     static let verifyKeys = ["name", "verify", "tilt", "orientation", "interpolate", "g", "convention", "set"]
-    static let runKeys = ["name", "run", "tilt", "orientation", "interpolate", "g", "convention",
-                          "duration", "every", "trace", "hashes", "set", "sweep"]
+    static let runKeys = [
+        "name", "run", "tilt", "orientation", "interpolate", "g", "convention",
+        "duration", "every", "trace", "hashes", "set", "sweep",
+    ]
 
     private func error(_ node: JSONNode, _ path: String, _ reason: String) -> InputError {
         InputError(file: file, location: node.location, path: path.isEmpty ? nil : path, reason: reason)
     }
 
     func jobs(_ root: JSONNode) throws(InputError) -> [BatchJob] {
-        guard let members = root.objectMembers else { throw error(root, "", "expected an object, got \(root.value.typeName)") }
+        guard let members = root.objectMembers else {
+            throw error(root, "", "expected an object, got \(root.value.typeName)")
+        }
         // The format before the keys: an unknown key is named only in a file that is a manifest.
-        guard let format = root["format"] else { throw error(root, "", "missing \"format\": \"\(BatchManifest.format)\"") }
+        guard let format = root["format"] else {
+            throw error(root, "", "missing \"format\": \"\(BatchManifest.format)\"")
+        }
         guard format.stringValue == BatchManifest.format else {
             throw error(format, "format", "expected \"\(BatchManifest.format)\"")
         }
         for member in members where !["format", "jobs"].contains(member.key) {
-            throw InputError(file: file, location: member.node.keyLocation ?? member.node.location, path: member.key,
-                             reason: "unknown key \"\(member.key)\"; valid keys: format, jobs")
+            throw InputError(
+                file: file, location: member.node.keyLocation ?? member.node.location, path: member.key,
+                reason: "unknown key \"\(member.key)\"; valid keys: format, jobs")
         }
         guard let list = root["jobs"] else { throw error(root, "", "missing \"jobs\"") }
-        guard let elements = list.arrayValue else { throw error(list, "jobs", "expected an array, got \(list.value.typeName)") }
+        guard let elements = list.arrayValue else {
+            throw error(list, "jobs", "expected an array, got \(list.value.typeName)")
+        }
         guard !elements.isEmpty else { throw error(list, "jobs", "no jobs") }
         var jobs: [BatchJob] = []
         var names: [String: Int] = [:]
@@ -35,7 +44,9 @@ struct BatchManifestReader {
         for (i, element) in elements.enumerated() {
             let job = try self.job(element, "jobs[\(i)]")
             if let first = names[job.name] {
-                throw error(element["name"] ?? element, "jobs[\(i)].name", "\"\(job.name)\" is already the name of jobs[\(first)]")
+                throw error(
+                    element["name"] ?? element, "jobs[\(i)].name",
+                    "\"\(job.name)\" is already the name of jobs[\(first)]")
             }
             names[job.name] = i
             points += job.sweep.reduce(1) { $0 * $1.values.count }
@@ -48,21 +59,30 @@ struct BatchManifestReader {
     }
 
     private func job(_ node: JSONNode, _ path: String) throws(InputError) -> BatchJob {
-        guard let members = node.objectMembers else { throw error(node, path, "expected an object, got \(node.value.typeName)") }
+        guard let members = node.objectMembers else {
+            throw error(node, path, "expected an object, got \(node.value.typeName)")
+        }
         let isVerify = node["verify"] != nil
         if isVerify, node["run"] != nil {
             throw error(node, path, "a job has one of \"verify\" and \"run\", not both")
         }
-        guard isVerify || node["run"] != nil else { throw error(node, path, "a job needs \"verify\" (a golden trace) or \"run\" (a scenario)") }
+        guard isVerify || node["run"] != nil else {
+            throw error(node, path, "a job needs \"verify\" (a golden trace) or \"run\" (a scenario)")
+        }
         let keys = isVerify ? Self.verifyKeys : Self.runKeys
         for member in members where !keys.contains(member.key) {
-            throw InputError(file: file, location: member.node.keyLocation ?? member.node.location, path: "\(path).\(member.key)",
-                             reason: "unknown key \"\(member.key)\" in a \(isVerify ? "verify" : "run") job; valid keys: " + keys.joined(separator: ", "))
+            throw InputError(
+                file: file, location: member.node.keyLocation ?? member.node.location, path: "\(path).\(member.key)",
+                reason: "unknown key \"\(member.key)\" in a \(isVerify ? "verify" : "run") job; valid keys: "
+                    + keys.joined(separator: ", "))
         }
         guard let nameNode = node["name"] else { throw error(node, path, "missing \"name\"") }
         let name = try string(nameNode, "\(path).name")
-        guard !name.contains(where: { $0.isNewline }) else { throw error(nameNode, "\(path).name", "a name is one line") }
-        var job = isVerify
+        guard !name.contains(where: { $0.isNewline }) else {
+            throw error(nameNode, "\(path).name", "a name is one line")
+        }
+        var job =
+            isVerify
             ? BatchJob(name: name, kind: .verify(golden: try self.path(node["verify"]!, "\(path).verify")))
             : BatchJob(name: name, kind: .run(scenario: try self.path(node["run"]!, "\(path).run")))
         for member in members {
@@ -80,9 +100,15 @@ struct BatchManifestReader {
             case "convention":
                 job.options += ["--convention", try choice(value, at, SensorConvention.allCases.map(\.rawValue))]
             case "g":
-                job.options += ["--g", NumberFormat.shortest(try number(value, at, above: 0, atMost: ScenarioLoader.limits.maxGravity))]
+                job.options += [
+                    "--g",
+                    NumberFormat.shortest(try number(value, at, above: 0, atMost: ScenarioLoader.limits.maxGravity)),
+                ]
             case "duration":
-                job.options += ["--duration", NumberFormat.shortest(try number(value, at, above: 0, atMost: ScenarioLoader.limits.maxDuration))]
+                job.options += [
+                    "--duration",
+                    NumberFormat.shortest(try number(value, at, above: 0, atMost: ScenarioLoader.limits.maxDuration)),
+                ]
             case "every":
                 let every = try number(value, at, above: 0, atMost: Double(ScenarioLoader.limits.maxTotalSteps))
                 guard every.rounded() == every else { throw error(value, at, "expected a whole number ≥ 1") }
@@ -93,7 +119,9 @@ struct BatchManifestReader {
                 job.outputs.append(trace)
                 job.options += ["--trace", trace]
             case "hashes":
-                guard case .bool(let on) = value.value else { throw error(value, at, "expected true or false, got \(value.value.typeName)") }
+                guard case .bool(let on) = value.value else {
+                    throw error(value, at, "expected true or false, got \(value.value.typeName)")
+                }
                 job.hashes = on
             case "set":
                 job.overrides = try overrides(value, at).map { ($0.path, $0.node.compactJSONText) }
@@ -119,14 +147,17 @@ struct BatchManifestReader {
             throw error(node, path, "expected an object of PATH: value, got \(node.value.typeName)")
         }
         for member in members where member.key.isEmpty || member.key.contains(where: { $0.isWhitespace }) {
-            throw InputError(file: file, location: member.node.keyLocation ?? member.node.location, path: path,
-                             reason: "\"\(member.key)\" is not a scenario path (like world.gravity or crates[*].friction)")
+            throw InputError(
+                file: file, location: member.node.keyLocation ?? member.node.location, path: path,
+                reason: "\"\(member.key)\" is not a scenario path (like world.gravity or crates[*].friction)")
         }
         return members.map { ($0.key, $0.node) }
     }
 
     private func string(_ node: JSONNode, _ path: String) throws(InputError) -> String {
-        guard let text = node.stringValue else { throw error(node, path, "expected a string, got \(node.value.typeName)") }
+        guard let text = node.stringValue else {
+            throw error(node, path, "expected a string, got \(node.value.typeName)")
+        }
         guard !text.isEmpty else { throw error(node, path, "must not be empty") }
         return text
     }
@@ -144,23 +175,35 @@ struct BatchManifestReader {
     /// elsewhere must not be able to write over `~/.bashrc` or `../../etc`.
     private func requireInside(_ output: String, _ node: JSONNode, _ path: String) throws(InputError) {
         guard let outputsFolder else { return }
-        let folder = PathArithmetic.physical(PathArithmetic.folder(of: output).isEmpty ? "." : PathArithmetic.folder(of: output))
+        let folder = PathArithmetic.physical(
+            PathArithmetic.folder(of: output).isEmpty ? "." : PathArithmetic.folder(of: output))
         guard PathArithmetic.isInside(folder, folder: outputsFolder) else {
-            throw error(node, path, "the trace would be written outside the manifest's folder (\(outputsFolder)); "
-                        + "pass --allow-outputs-outside to allow it")
+            throw error(
+                node, path,
+                "the trace would be written outside the manifest's folder (\(outputsFolder)); "
+                    + "pass --allow-outputs-outside to allow it")
         }
     }
 
     private func choice(_ node: JSONNode, _ path: String, _ choices: [String]) throws(InputError) -> String {
         let text = try string(node, path)
-        guard choices.contains(text) else { throw error(node, path, "\"\(text)\" is not one of " + choices.joined(separator: ", ")) }
+        guard choices.contains(text) else {
+            throw error(node, path, "\"\(text)\" is not one of " + choices.joined(separator: ", "))
+        }
         return text
     }
 
-    private func number(_ node: JSONNode, _ path: String, above low: Double, atMost high: Double) throws(InputError) -> Double {
-        guard let value = node.numberValue else { throw error(node, path, "expected a number, got \(node.value.typeName)") }
+    private func number(_ node: JSONNode, _ path: String, above low: Double, atMost high: Double) throws(InputError)
+        -> Double
+    {
+        guard let value = node.numberValue else {
+            throw error(node, path, "expected a number, got \(node.value.typeName)")
+        }
         guard value.isFinite, value > low, value <= high else {
-            throw error(node, path, "\(NumberFormat.shortest(value)) is out of range (\(NumberFormat.shortest(low)), \(NumberFormat.shortest(high))]")
+            throw error(
+                node, path,
+                "\(NumberFormat.shortest(value)) is out of range (\(NumberFormat.shortest(low)), \(NumberFormat.shortest(high))]"
+            )
         }
         return value
     }

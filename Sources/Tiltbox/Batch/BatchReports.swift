@@ -10,25 +10,30 @@ import Foundation
         let errors = jobs.count(.error)
         let time = NumberFormat.shortest(jobs.reduce(0) { $0 + $1.wallSeconds })
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        let counts = "tests=\"\(jobs.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\" time=\"\(time)\""
+        let counts =
+            "tests=\"\(jobs.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\" time=\"\(time)\""
         out += "<testsuites name=\"tiltbox batch\" \(counts)>\n"
         out += "  <testsuite name=\"tiltbox batch\" \(counts)>\n"
         for job in jobs {
-            out += "    <testcase classname=\"tiltbox.batch\" name=\"\(Markup.escape(job.name))\" time=\"\(NumberFormat.shortest(job.wallSeconds))\""
+            out +=
+                "    <testcase classname=\"tiltbox.batch\" name=\"\(Markup.escape(job.name))\" time=\"\(NumberFormat.shortest(job.wallSeconds))\""
             switch job.status {
             case .passed:
                 out += "/>\n"
                 continue
             case .diverged:
                 let message = job.firstDivergence ?? job.message ?? "the traces differ"
-                out += ">\n      <failure type=\"diverged\" message=\"\(Markup.escape(message))\">\(Markup.escape(message))</failure>\n"
+                out +=
+                    ">\n      <failure type=\"diverged\" message=\"\(Markup.escape(message))\">\(Markup.escape(message))</failure>\n"
             case .failed:
                 let message = job.message ?? "the run failed (exit \(job.exit.map(String.init) ?? "?"))"
-                out += ">\n      <failure type=\"failed\" message=\"\(Markup.escape(message))\">\(Markup.escape(message))</failure>\n"
+                out +=
+                    ">\n      <failure type=\"failed\" message=\"\(Markup.escape(message))\">\(Markup.escape(message))</failure>\n"
             case .error:
                 let kind = job.signal != nil ? "crash" : "input"
                 let message = job.message ?? (job.signal.map { "killed by signal \($0)" } ?? "bad input")
-                out += ">\n      <error type=\"\(kind)\" message=\"\(Markup.escape(message))\">\(Markup.escape(message))</error>\n"
+                out +=
+                    ">\n      <error type=\"\(kind)\" message=\"\(Markup.escape(message))\">\(Markup.escape(message))</error>\n"
             }
             out += "    </testcase>\n"
         }
@@ -45,17 +50,24 @@ import Foundation
         for job in jobs {
             for parameter in job.parameters where !paths.contains(parameter.path) { paths.append(parameter.path) }
         }
-        var out = (["name", "status"] + paths + ["steps", "digest", "kineticEnergy", "maxSpeed", "restTime", "bounds"]).map(cell).joined(separator: ",") + "\n"
+        var out =
+            (["name", "status"] + paths + ["steps", "digest", "kineticEnergy", "maxSpeed", "restTime", "bounds"]).map(
+                cell
+            ).joined(separator: ",") + "\n"
         for job in jobs {
             var row = [job.name, job.status.rawValue]
             for path in paths { row.append(job.parameters.first(where: { $0.path == path })?.json ?? "") }
             row.append(job.steps.map(String.init) ?? "")
             row.append(job.digest ?? "")
-            func number(_ value: Double?) -> String { value.flatMap { $0.isFinite ? NumberFormat.shortest($0) : nil } ?? "" }
+            func number(_ value: Double?) -> String {
+                value.flatMap { $0.isFinite ? NumberFormat.shortest($0) : nil } ?? ""
+            }
             row.append(number(job.metrics?.kineticEnergy))
             row.append(number(job.metrics?.maxSpeed))
             row.append(number(job.metrics?.restTime))
-            row.append(job.metrics?.bounds.map { "[" + $0.map { NumberFormat.shortest($0) }.joined(separator: ",") + "]" } ?? "")
+            row.append(
+                job.metrics?.bounds.map { "[" + $0.map { NumberFormat.shortest($0) }.joined(separator: ",") + "]" }
+                    ?? "")
             out += row.map(cell).joined(separator: ",") + "\n"
         }
         return out
@@ -66,7 +78,8 @@ import Foundation
     /// return, OWASP's list) gets a leading `'`, unless it is a plain number such as `-0.5`.
     static func cell(_ raw: String) -> String {
         var text = raw
-        if let first = text.unicodeScalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(first), !isPlainNumber(text) {
+        if let first = text.unicodeScalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(first), !isPlainNumber(text)
+        {
             text = "'" + text
         }
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return text }
@@ -90,7 +103,9 @@ import Foundation
         guard mantissa > 0 else { return false }
         if let e = bytes.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
             bytes = bytes.dropFirst()
-            if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+            if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
+                bytes = bytes.dropFirst()
+            }
             guard digits() > 0 else { return false }
         }
         return bytes.isEmpty

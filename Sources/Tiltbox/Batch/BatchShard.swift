@@ -49,7 +49,11 @@ import Foundation
         func total(_ source: String) -> Result<Int, ShardError> {
             switch integer("TILTBOX_SHARDS") {
             case .failure(let error): return .failure(error)
-            case .success(nil): return .failure(ShardError("--shard auto: \(source) is set but TILTBOX_SHARDS is not; set TILTBOX_SHARDS to the number of shards"))
+            case .success(nil):
+                return .failure(
+                    ShardError(
+                        "--shard auto: \(source) is set but TILTBOX_SHARDS is not; set TILTBOX_SHARDS to the number of shards"
+                    ))
             case .success(let n?): return .success(n)
             }
         }
@@ -62,7 +66,10 @@ import Foundation
                 if let high = try integer("SLURM_ARRAY_TASK_MAX").get() {
                     return checked(id - low, high - low + 1, from: "SLURM_ARRAY_TASK_ID=\(id) in \(low)…\(high)")
                 }
-                return .failure(ShardError("--shard auto: SLURM_ARRAY_TASK_ID is set but neither SLURM_ARRAY_TASK_COUNT nor SLURM_ARRAY_TASK_MAX"))
+                return .failure(
+                    ShardError(
+                        "--shard auto: SLURM_ARRAY_TASK_ID is set but neither SLURM_ARRAY_TASK_COUNT nor SLURM_ARRAY_TASK_MAX"
+                    ))
             }
             if let index = try integer("JOB_COMPLETION_INDEX").get() {
                 return checked(index, try total("JOB_COMPLETION_INDEX").get(), from: "JOB_COMPLETION_INDEX=\(index)")
@@ -73,11 +80,16 @@ import Foundation
         } catch {
             return .failure(error)
         }
-        return .failure(ShardError("--shard auto found no scheduler: looked for SLURM_ARRAY_TASK_ID (Slurm), JOB_COMPLETION_INDEX (Kubernetes) and PARALLEL_SEQ (GNU parallel), with TILTBOX_SHARDS for the last two; give --shard K/N otherwise"))
+        return .failure(
+            ShardError(
+                "--shard auto found no scheduler: looked for SLURM_ARRAY_TASK_ID (Slurm), JOB_COMPLETION_INDEX (Kubernetes) and PARALLEL_SEQ (GNU parallel), with TILTBOX_SHARDS for the last two; give --shard K/N otherwise"
+            ))
     }
 
     private static func checked(_ k: Int, _ n: Int, from source: String) -> Result<BatchShard, ShardError> {
-        guard n >= 1, n <= maxCount else { return .failure(ShardError("\(source): the number of shards \(n) is not in 1…\(maxCount)")) }
+        guard n >= 1, n <= maxCount else {
+            return .failure(ShardError("\(source): the number of shards \(n) is not in 1…\(maxCount)"))
+        }
         guard k >= 0, k < n else { return .failure(ShardError("\(source): shard \(k) is not in 0…\(n - 1)")) }
         return .success(BatchShard(index: k, count: n))
     }

@@ -100,7 +100,8 @@ import Foundation
         let options = JSONParser.Options(maxDepth: 16, keptTopLevelKeys: topLevelKeys, maxValues: maxValuesPerJob)
         let parsed: Result<JSONNode?, JSONSyntaxError> = data.withUnsafeBytes { raw in
             Result { () throws(JSONSyntaxError) -> JSONNode? in
-                try JSONParser.parse(utf8: raw.bindMemory(to: UInt8.self), options: options, streamingArrayAt: "jobs") { i, element in
+                try JSONParser.parse(utf8: raw.bindMemory(to: UInt8.self), options: options, streamingArrayAt: "jobs") {
+                    i, element in
                     do throws(InputError) {
                         let job = try readJob(element, at: "jobs[\(i)]", file: path)
                         // Only the element's location is kept, not its tree.
@@ -125,13 +126,17 @@ import Foundation
         InputError(file: file, location: node.location, path: path, reason: reason)
     }
 
-    private static func member(_ file: String, _ node: JSONNode, _ key: String, _ path: String) throws(InputError) -> JSONNode {
+    private static func member(_ file: String, _ node: JSONNode, _ key: String, _ path: String) throws(InputError)
+        -> JSONNode
+    {
         guard let value = node[key] else { throw fail(file, node, path, "missing \"\(key)\"") }
         return value
     }
 
     private static func integer(_ file: String, _ node: JSONNode, _ path: String) throws(InputError) -> Int {
-        guard let d = node.numberValue, d.rounded() == d, abs(d) < 1e15 else { throw fail(file, node, path, "expected a whole number") }
+        guard let d = node.numberValue, d.rounded() == d, abs(d) < 1e15 else {
+            throw fail(file, node, path, "expected a whole number")
+        }
         return Int(d)
     }
 
@@ -147,15 +152,20 @@ import Foundation
             guard let node else { return nil }
             if case .null = node.value { return nil }
             guard let metrics = RunMetrics.read(node) else {
-                throw fail(file, node, path, "expected null or an object of kineticEnergy, maxSpeed, restTime, bounds and digest")
+                throw fail(
+                    file, node, path,
+                    "expected null or an object of kineticEnergy, maxSpeed, restTime, bounds and digest")
             }
             return metrics
         }
         guard element.objectMembers != nil else { throw fail(file, element, at, "expected an object") }
         let index = try integer(file, try member(file, element, "index", at), "\(at).index")
-        guard let name = try member(file, element, "name", at).stringValue else { throw fail(file, element, "\(at).name", "expected a string") }
+        guard let name = try member(file, element, "name", at).stringValue else {
+            throw fail(file, element, "\(at).name", "expected a string")
+        }
         guard let statusText = try member(file, element, "status", at).stringValue,
-              let status = BatchJobResult.Status(rawValue: statusText) else {
+            let status = BatchJobResult.Status(rawValue: statusText)
+        else {
             throw fail(file, element, "\(at).status", "expected one of passed, diverged, failed, error")
         }
         func optionalInt(_ key: String) throws(InputError) -> Int? {
@@ -167,37 +177,52 @@ import Foundation
         let signal = try optionalInt("signal").map { Int32(truncatingIfNeeded: $0) }
         let wall = try member(file, element, "wallSeconds", at).numberValue ?? 0
         let parametersNode = try member(file, element, "parameters", at)
-        guard let parameters = parametersNode.objectMembers else { throw fail(file, parametersNode, "\(at).parameters", "expected an object") }
+        guard let parameters = parametersNode.objectMembers else {
+            throw fail(file, parametersNode, "\(at).parameters", "expected an object")
+        }
         return BatchJobResult(
             index: index, name: name, status: status, exit: exit, signal: signal, wallSeconds: wall,
             steps: try optionalInt("steps"),
             digest: try optionalString(try member(file, element, "digest", at), "\(at).digest"),
             metrics: try metrics(element["metrics"], "\(at).metrics"),
-            firstDivergence: try optionalString(try member(file, element, "firstDivergence", at), "\(at).firstDivergence"),
-            message: try element["message"].map { node throws(InputError) in try optionalString(node, "\(at).message") } ?? nil,
+            firstDivergence: try optionalString(
+                try member(file, element, "firstDivergence", at), "\(at).firstDivergence"),
+            message: try element["message"].map { node throws(InputError) in try optionalString(node, "\(at).message") }
+                ?? nil,
             parameters: parameters.map { ($0.key, $0.node.compactJSONText) })
     }
 
     /// The summary around its jobs (read one at a time by `load`).
-    private static func read(_ root: JSONNode, jobs: [(job: BatchJobResult, node: JSONNode)], file: String) throws(InputError) -> BatchSummary {
-        guard root.objectMembers != nil else { throw fail(file, root, nil, "expected a JSON object (a tiltbox batch --json summary)") }
+    private static func read(_ root: JSONNode, jobs: [(job: BatchJobResult, node: JSONNode)], file: String)
+        throws(InputError) -> BatchSummary
+    {
+        guard root.objectMembers != nil else {
+            throw fail(file, root, nil, "expected a JSON object (a tiltbox batch --json summary)")
+        }
         guard root["format"]?.stringValue == format else {
-            throw fail(file, root["format"] ?? root, "format", "not a tiltbox batch summary (expected \"format\": \"\(format)\")")
+            throw fail(
+                file, root["format"] ?? root, "format",
+                "not a tiltbox batch summary (expected \"format\": \"\(format)\")")
         }
         guard let sha = try member(file, root, "manifestSHA256", "manifestSHA256").stringValue else {
             throw fail(file, root, "manifestSHA256", "expected a string")
         }
         let shardNode = try member(file, root, "shard", "shard")
-        guard let pair = shardNode.arrayValue, pair.count == 2 else { throw fail(file, shardNode, "shard", "expected [K, N]") }
+        guard let pair = shardNode.arrayValue, pair.count == 2 else {
+            throw fail(file, shardNode, "shard", "expected [K, N]")
+        }
         let k = try integer(file, pair[0], "shard[0]"), n = try integer(file, pair[1], "shard[1]")
-        guard n >= 1, n <= BatchShard.maxCount, k >= 0, k < n else { throw fail(file, shardNode, "shard", "[\(k), \(n)] is not a shard K of N") }
+        guard n >= 1, n <= BatchShard.maxCount, k >= 0, k < n else {
+            throw fail(file, shardNode, "shard", "[\(k), \(n)] is not a shard K of N")
+        }
         let jobCount = try integer(file, try member(file, root, "jobCount", "jobCount"), "jobCount")
         let list = try member(file, root, "jobs", "jobs")
         guard list.arrayValue != nil else { throw fail(file, list, "jobs", "expected an array") }
         for (i, entry) in jobs.enumerated() where entry.job.index < 0 || entry.job.index >= jobCount {
             throw fail(file, entry.node, "jobs[\(i)].index", "\(entry.job.index) is not in 0..<\(jobCount)")
         }
-        return BatchSummary(manifestSHA256: sha, shard: BatchShard(index: k, count: n), jobCount: jobCount, jobs: jobs.map(\.job))
+        return BatchSummary(
+            manifestSHA256: sha, shard: BatchShard(index: k, count: n), jobCount: jobCount, jobs: jobs.map(\.job))
     }
 
     // MARK: - Merging
@@ -210,25 +235,34 @@ import Foundation
         var byShard: [Int: String] = [:]
         for part in parts {
             guard part.summary.manifestSHA256 == first.summary.manifestSHA256 else {
-                throw InputError(file: part.path, path: "manifestSHA256",
-                                 reason: "is a shard of another manifest than \(first.path) (manifest SHA-256 \(part.summary.manifestSHA256.prefix(12))… vs \(first.summary.manifestSHA256.prefix(12))…); refusing to merge")
+                throw InputError(
+                    file: part.path, path: "manifestSHA256",
+                    reason:
+                        "is a shard of another manifest than \(first.path) (manifest SHA-256 \(part.summary.manifestSHA256.prefix(12))… vs \(first.summary.manifestSHA256.prefix(12))…); refusing to merge"
+                )
             }
             guard part.summary.shard.count == n, part.summary.jobCount == first.summary.jobCount else {
-                throw InputError(file: part.path, path: "shard",
-                                 reason: "is shard \(part.summary.shard) of \(part.summary.jobCount) jobs, but \(first.path) is one of \(n) shards of \(first.summary.jobCount) jobs")
+                throw InputError(
+                    file: part.path, path: "shard",
+                    reason:
+                        "is shard \(part.summary.shard) of \(part.summary.jobCount) jobs, but \(first.path) is one of \(n) shards of \(first.summary.jobCount) jobs"
+                )
             }
             if let other = byShard[part.summary.shard.index] {
-                throw InputError(file: part.path, path: "shard",
-                                 reason: "shard \(part.summary.shard) is given twice (also \(other))")
+                throw InputError(
+                    file: part.path, path: "shard",
+                    reason: "shard \(part.summary.shard) is given twice (also \(other))")
             }
             byShard[part.summary.shard.index] = part.path
         }
         let missing = (0..<n).filter { byShard[$0] == nil }
         guard missing.isEmpty else {
-            throw InputError(file: "batch-merge", reason: "missing shard\(missing.count == 1 ? "" : "s") "
-                             + missing.prefix(20).map { "\($0)/\(n)" }.joined(separator: ", ")
-                             + (missing.count > 20 ? " and \(missing.count - 20) more" : "")
-                             + " of \(n)")
+            throw InputError(
+                file: "batch-merge",
+                reason: "missing shard\(missing.count == 1 ? "" : "s") "
+                    + missing.prefix(20).map { "\($0)/\(n)" }.joined(separator: ", ")
+                    + (missing.count > 20 ? " and \(missing.count - 20) more" : "")
+                    + " of \(n)")
         }
         let jobs = parts.flatMap(\.summary.jobs)
         var seen = Set<Int>()
@@ -236,8 +270,13 @@ import Foundation
             throw InputError(file: "batch-merge", reason: "job \(job.index) (\(job.name)) appears in two shards")
         }
         guard jobs.count == first.summary.jobCount else {
-            throw InputError(file: "batch-merge", reason: "the shards hold \(jobs.count) of the batch's \(first.summary.jobCount) jobs (was a shard interrupted?)")
+            throw InputError(
+                file: "batch-merge",
+                reason:
+                    "the shards hold \(jobs.count) of the batch's \(first.summary.jobCount) jobs (was a shard interrupted?)"
+            )
         }
-        return BatchSummary(manifestSHA256: first.summary.manifestSHA256, shard: .whole, jobCount: first.summary.jobCount, jobs: jobs)
+        return BatchSummary(
+            manifestSHA256: first.summary.manifestSHA256, shard: .whole, jobCount: first.summary.jobCount, jobs: jobs)
     }
 }

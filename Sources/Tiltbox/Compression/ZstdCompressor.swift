@@ -1,8 +1,9 @@
 internal import CZstd
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Compresses a byte stream into one zstd frame, piece by piece, with zstd's streaming
@@ -46,7 +47,7 @@ final class ZstdCompressor {
     init?(level: Int32 = ZstdCompressor.traceLevel) {
         guard let context = ZSTD_createCCtx() else { return nil }
         guard ZSTD_isError(ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, level)) == 0,
-              ZSTD_isError(ZSTD_CCtx_setParameter(context, ZSTD_c_checksumFlag, 1)) == 0
+            ZSTD_isError(ZSTD_CCtx_setParameter(context, ZSTD_c_checksumFlag, 1)) == 0
         else {
             ZSTD_freeCCtx(context)
             return nil
@@ -65,9 +66,10 @@ final class ZstdCompressor {
     ///
     /// - Throws: what `emit` throws; an error of zstd itself (in practice only a failed
     ///   allocation) as `ENOMEM`, with nothing written.
-    func compress(_ input: UnsafeRawBufferPointer, _ directive: Directive,
-                  emit: (UnsafeRawBufferPointer) throws(DescriptorWriteError) -> Void) throws(DescriptorWriteError)
-    {
+    func compress(
+        _ input: UnsafeRawBufferPointer, _ directive: Directive,
+        emit: (UnsafeRawBufferPointer) throws(DescriptorWriteError) -> Void
+    ) throws(DescriptorWriteError) {
         var source = ZSTD_inBuffer(src: input.baseAddress, size: input.count, pos: 0)
         while true {
             var target = ZSTD_outBuffer(dst: output.baseAddress, size: output.count, pos: 0)

@@ -62,13 +62,16 @@ final class ZstdDecompressor {
     /// Decodes from `input` into `output` as far as either allows.
     /// - Throws: `Failure` for corrupt data, a checksum that does not match or a window
     ///   too large.
-    func decompress(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) throws(Failure) -> Progress {
+    func decompress(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) throws(Failure)
+        -> Progress
+    {
         var source = ZSTD_inBuffer(src: input.baseAddress, size: input.count, pos: 0)
         var target = ZSTD_outBuffer(dst: output.baseAddress, size: output.count, pos: 0)
         let hint = ZSTD_decompressStream(context, &target, &source)
         if ZSTD_isError(hint) != 0 {
-            throw Failure(reason: String(cString: ZSTD_getErrorName(hint)),
-                          windowTooLarge: ZSTD_getErrorCode(hint) == ZSTD_error_frameParameter_windowTooLarge)
+            throw Failure(
+                reason: String(cString: ZSTD_getErrorName(hint)),
+                windowTooLarge: ZSTD_getErrorCode(hint) == ZSTD_error_frameParameter_windowTooLarge)
         }
         return Progress(consumed: source.pos, produced: target.pos, atFrameEnd: hint == 0)
     }

@@ -24,7 +24,7 @@ public enum AHEasing: String, Sendable, CaseIterable {
     /// The eased value at progress `u`: 0 at or before the start, 1 at or after the end
     /// (so a segment ends exactly on its keyframe), AHEasing's formula in between.
     public func value(at u: Double) -> Double {
-        if !(u > 0) { return 0 }   // also catches NaN
+        if !(u > 0) { return 0 } // also catches NaN
         if u >= 1 { return 1 }
         return evaluate(u)
     }

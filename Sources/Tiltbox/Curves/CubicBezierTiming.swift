@@ -46,7 +46,7 @@ public struct CubicBezierTiming: Sendable, Equatable {
 
     /// The eased value at progress `u` (clamped to [0, 1]): y(s) where x(s) = u.
     public func value(at u: Double) -> Double {
-        if !(u > 0) { return 0 }   // also catches NaN
+        if !(u > 0) { return 0 } // also catches NaN
         if u >= 1 { return 1 }
         return Self.coordinate(parameter(forProgress: u), c1: y1, c2: y2)
     }

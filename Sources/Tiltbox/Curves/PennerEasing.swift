@@ -23,7 +23,7 @@ public enum PennerEasing: String, Sendable, CaseIterable {
     /// The eased value at progress `u`: 0 at or before the start, 1 at or after the end,
     /// the easings.net formula in between.
     public func value(at u: Double) -> Double {
-        if !(u > 0) { return 0 }   // also catches NaN
+        if !(u > 0) { return 0 } // also catches NaN
         if u >= 1 { return 1 }
         return evaluate(u)
     }

@@ -27,21 +27,26 @@ public struct SpringCurve: Sendable, Equatable, CustomStringConvertible {
 
     /// CASpringAnimation's parameterisation. All must be finite; mass, stiffness and damping > 0.
     public init(mass: Double = 1, stiffness: Double = 100, damping: Double = 10, initialVelocity: Double = 0) {
-        precondition(mass > 0 && stiffness > 0 && damping > 0 && initialVelocity.isFinite, "spring parameters are validated first")
+        precondition(
+            mass > 0 && stiffness > 0 && damping > 0 && initialVelocity.isFinite,
+            "spring parameters are validated first")
         naturalFrequency = (stiffness / mass).squareRoot()
         dampingRatio = damping / (2 * (stiffness * mass).squareRoot())
         self.initialVelocity = initialVelocity
-        written = "spring(mass \(NumberFormat.shortest(mass)), stiffness \(NumberFormat.shortest(stiffness)), damping \(NumberFormat.shortest(damping)), v \(NumberFormat.shortest(initialVelocity)))"
+        written =
+            "spring(mass \(NumberFormat.shortest(mass)), stiffness \(NumberFormat.shortest(stiffness)), damping \(NumberFormat.shortest(damping)), v \(NumberFormat.shortest(initialVelocity)))"
     }
 
     /// The response/damping-ratio parameterisation: mass 1, stiffness (2π/T)², damping 4πζ/T,
     /// so ω₀ = 2π/T and ζ is `dampingRatio` exactly.
     public init(response: Double, dampingRatio: Double, initialVelocity: Double = 0) {
-        precondition(response > 0 && dampingRatio > 0 && initialVelocity.isFinite, "spring parameters are validated first")
+        precondition(
+            response > 0 && dampingRatio > 0 && initialVelocity.isFinite, "spring parameters are validated first")
         naturalFrequency = 2 * Double.pi / response
         self.dampingRatio = dampingRatio
         self.initialVelocity = initialVelocity
-        written = "spring(response \(NumberFormat.shortest(response)), dampingRatio \(NumberFormat.shortest(dampingRatio)), v \(NumberFormat.shortest(initialVelocity)))"
+        written =
+            "spring(response \(NumberFormat.shortest(response)), dampingRatio \(NumberFormat.shortest(dampingRatio)), v \(NumberFormat.shortest(initialVelocity)))"
     }
 
     /// The parameters as they were written, such as `spring(response 0.5, dampingRatio 0.8, v 0)`.
@@ -94,7 +99,7 @@ public struct SpringCurve: Sendable, Equatable, CustomStringConvertible {
         let w0 = naturalFrequency, v = initialVelocity
         switch regime {
         case .underdamped, .overdamped: return envelope(0)
-        case .critical: return 1 + abs(v - w0) / w0   // t·e^(−ω₀t) ≤ 1/(e·ω₀) < 1/ω₀
+        case .critical: return 1 + abs(v - w0) / w0 // t·e^(−ω₀t) ≤ 1/(e·ω₀) < 1/ω₀
         }
     }
 

@@ -83,7 +83,7 @@ public enum TimingCurve: Sendable, Equatable, CustomStringConvertible {
             return
         }
         guard let object = jsonValue as? [String: Any], object.count == 1,
-              let points = object["cubicBezier"] as? [Any]
+            let points = object["cubicBezier"] as? [Any]
         else {
             throw .malformed("expected a curve name, {\"cubicBezier\": [x1, y1, x2, y2]} or {\"spring\": {...}}")
         }
@@ -146,8 +146,10 @@ public enum TimingCurve: Sendable, Equatable, CustomStringConvertible {
         case .penner(let easing): return easing.rawValue
         case .spring(let spring): return spring.description
         case .bezier(let curve):
-            for (name, named) in [("easeIn", Self.easeIn), ("easeOut", Self.easeOut),
-                                  ("easeInEaseOut", Self.easeInEaseOut), ("default", Self.default)]
+            for (name, named) in [
+                ("easeIn", Self.easeIn), ("easeOut", Self.easeOut),
+                ("easeInEaseOut", Self.easeInEaseOut), ("default", Self.default),
+            ]
             where named == self {
                 return name
             }

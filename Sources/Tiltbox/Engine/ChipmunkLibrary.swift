@@ -1,5 +1,3 @@
-
-
 /// The Chipmunk shared library this process actually loaded, for a trace's platform
 /// fingerprint: two builds of Chipmunk 7.0.3 (another compiler, another architecture's
 /// floating-point contraction) give different bits.

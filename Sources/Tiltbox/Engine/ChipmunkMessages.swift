@@ -1,9 +1,10 @@
 internal import CChipmunk
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What Chipmunk printed during a world's steps: how many diagnostics, and the first one.
@@ -130,8 +131,10 @@ private enum AbortReport {
     nonisolated(unsafe) private static var size: UnsafeMutablePointer<Int>?
 
     /// Called once, when the capture stream is made.
-    static func install(stream: UnsafeMutablePointer<FILE>?, buffer: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
-                        size: UnsafeMutablePointer<Int>) {
+    static func install(
+        stream: UnsafeMutablePointer<FILE>?, buffer: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
+        size: UnsafeMutablePointer<Int>
+    ) {
         guard let stream else { return }
         Self.stream = stream
         Self.buffer = buffer

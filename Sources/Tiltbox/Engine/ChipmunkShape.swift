@@ -67,7 +67,9 @@ public struct ShapeMassInfo: Sendable, Equatable {
     /// `cpBodyAddShape` builds by prepending, so the last shape added comes first; shapes of
     /// zero mass are skipped; each further shape adds its own moment and the parallel-axis
     /// term, and moves the centre of gravity.
-    public static func accumulate(_ shapes: [(info: ShapeMassInfo, mass: Double)]) -> (mass: Double, moment: Double, centreOfGravity: Vec2) {
+    public static func accumulate(_ shapes: [(info: ShapeMassInfo, mass: Double)]) -> (
+        mass: Double, moment: Double, centreOfGravity: Vec2
+    ) {
         var m = 0.0, i = 0.0, cog = Vec2.zero
         for (info, mass) in shapes.reversed() where mass > 0 {
             let sum = m + mass
@@ -86,13 +88,14 @@ extension ShapeSpec {
     /// give a dynamic body when `shapes` are added to it, computed before any body exists:
     /// each shape's mass is its `mass`, or its `density` × its area (`cpShapeSetDensity`), or 0.
     public static func massProperties(of shapes: [ShapeSpec]) -> (mass: Double, moment: Double, centreOfGravity: Vec2) {
-        ShapeMassInfo.accumulate(shapes.map { shape in
-            let info = ShapeMassInfo(shape.geometry)
-            switch shape.mass {
-            case .mass(let m)?: return (info, m)
-            case .density(let d)?: return (info, d * info.area)
-            case nil: return (info, 0)
-            }
-        })
+        ShapeMassInfo.accumulate(
+            shapes.map { shape in
+                let info = ShapeMassInfo(shape.geometry)
+                switch shape.mass {
+                case .mass(let m)?: return (info, m)
+                case .density(let d)?: return (info, d * info.area)
+                case nil: return (info, 0)
+                }
+            })
     }
 }

@@ -26,7 +26,9 @@ struct JointEnds {
         case .world:
             return staticEnd
         case .body(let id):
-            guard let found = byID[id] else { preconditionFailure("joint ids are validated before they reach the engine") }
+            guard let found = byID[id] else {
+                preconditionFailure("joint ids are validated before they reach the engine")
+            }
             return found
         }
     }
@@ -83,8 +85,10 @@ final class Joint {
     private static func v(_ p: Vec2) -> cpVect { cpv(p.x, p.y) }
 
     /// The Chipmunk constructor of each kind.
-    private static func make(_ kind: JointParameters, _ a: UnsafeMutablePointer<cpBody>,
-                             _ b: UnsafeMutablePointer<cpBody>) -> UnsafeMutablePointer<cpConstraint> {
+    private static func make(
+        _ kind: JointParameters, _ a: UnsafeMutablePointer<cpBody>,
+        _ b: UnsafeMutablePointer<cpBody>
+    ) -> UnsafeMutablePointer<cpConstraint> {
         let made: UnsafeMutablePointer<cpConstraint>?
         switch kind {
         case .pin(let anchorA, let anchorB):
@@ -140,15 +144,17 @@ final class Joint {
         case .none:
             break
         }
-        return JointOutline(kind: parameters.kind.rawValue, a: a.name, b: b.name, anchorA: anchorA, anchorB: anchorB,
-                            groove: groove)
+        return JointOutline(
+            kind: parameters.kind.rawValue, a: a.name, b: b.name, anchorA: anchorA, anchorB: anchorB,
+            groove: groove)
     }
 
     /// The constraint's effective settings, read back (`cpConstraintGetMaxForce`, ...).
     var settings: JointSettings {
-        JointSettings(maxForce: cpConstraintGetMaxForce(constraint), errorBias: cpConstraintGetErrorBias(constraint),
-                      maxBias: cpConstraintGetMaxBias(constraint),
-                      collideBodies: cpConstraintGetCollideBodies(constraint) != 0)
+        JointSettings(
+            maxForce: cpConstraintGetMaxForce(constraint), errorBias: cpConstraintGetErrorBias(constraint),
+            maxBias: cpConstraintGetMaxBias(constraint),
+            collideBodies: cpConstraintGetCollideBodies(constraint) != 0)
     }
 }
 

@@ -15,7 +15,8 @@ public struct JointOutline: Hashable, Sendable {
     public var groove: [Vec2]?
 
     /// Creates an outline; anchors default to `[0,0]`, as written for joints without anchors.
-    public init(kind: String, a: String, b: String, anchorA: Vec2 = .zero, anchorB: Vec2 = .zero, groove: [Vec2]? = nil) {
+    public init(kind: String, a: String, b: String, anchorA: Vec2 = .zero, anchorB: Vec2 = .zero, groove: [Vec2]? = nil)
+    {
         self.kind = kind
         self.a = a
         self.b = b

@@ -1,8 +1,9 @@
 internal import CChipmunk
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Owns one `cpSpace`. Bodies and walls keep a strong reference to it, so the space
@@ -30,7 +31,9 @@ final class Space {
         if let damping = world.damping { cpSpaceSetDamping(pointer, damping) }
         if let slop = world.collisionSlop { cpSpaceSetCollisionSlop(pointer, slop) }
         if let bias = world.collisionBias { cpSpaceSetCollisionBias(pointer, bias) }
-        if let persistence = world.collisionPersistence { cpSpaceSetCollisionPersistence(pointer, cpTimestamp(persistence)) }
+        if let persistence = world.collisionPersistence {
+            cpSpaceSetCollisionPersistence(pointer, cpTimestamp(persistence))
+        }
         if let sleep = world.sleepTimeThreshold { cpSpaceSetSleepTimeThreshold(pointer, sleep) }
         if let idle = world.idleSpeedThreshold { cpSpaceSetIdleSpeedThreshold(pointer, idle) }
     }

@@ -21,8 +21,10 @@ public struct SpaceSettings: Sendable, Hashable {
 
     /// Creates settings from values already read from a space (or from a trace header's `space` object).
     /// The values are taken as given; nothing is checked or applied to a space here.
-    public init(iterations: Int, damping: Double, collisionSlop: Double, collisionBias: Double,
-                collisionPersistence: Int, sleepTimeThreshold: Double, idleSpeedThreshold: Double) {
+    public init(
+        iterations: Int, damping: Double, collisionSlop: Double, collisionBias: Double,
+        collisionPersistence: Int, sleepTimeThreshold: Double, idleSpeedThreshold: Double
+    ) {
         self.iterations = iterations
         self.damping = damping
         self.collisionSlop = collisionSlop
@@ -49,9 +51,11 @@ public struct SpaceSettings: Sendable, Hashable {
     /// `validate`'s line use it). A sleep threshold of infinity is written as `null`
     /// by the trace writer (JSON has no infinity).
     public var namedValues: [(name: String, value: Double)] {
-        [("iterations", Double(iterations)), ("damping", damping), ("collisionSlop", collisionSlop),
-         ("collisionBias", collisionBias), ("collisionPersistence", Double(collisionPersistence)),
-         ("sleepTimeThreshold", sleepTimeThreshold), ("idleSpeedThreshold", idleSpeedThreshold)]
+        [
+            ("iterations", Double(iterations)), ("damping", damping), ("collisionSlop", collisionSlop),
+            ("collisionBias", collisionBias), ("collisionPersistence", Double(collisionPersistence)),
+            ("sleepTimeThreshold", sleepTimeThreshold), ("idleSpeedThreshold", idleSpeedThreshold),
+        ]
     }
 
     /// One line for people: `iterations 10, damping 1, collisionSlop 0.10000000149011612, …`.

@@ -179,9 +179,10 @@ public final class World {
             for field in 0..<BodyStateLayout.count {
                 let value = buffer[base + field]
                 if !(abs(value) <= limit) {
-                    return WorldDivergence(bodyIndex: index, bodyID: bodyID(at: index),
-                                      field: BodyStateLayout.fieldNames[field], value: value,
-                                      kind: bodies[index].kind)
+                    return WorldDivergence(
+                        bodyIndex: index, bodyID: bodyID(at: index),
+                        field: BodyStateLayout.fieldNames[field], value: value,
+                        kind: bodies[index].kind)
                 }
             }
             if let hashReach {
@@ -189,9 +190,10 @@ public final class World {
                 let speed = max(abs(buffer[base + BodyStateLayout.vx]), abs(buffer[base + BodyStateLayout.vy]))
                 let far = abs(x) >= abs(y) ? (BodyStateLayout.x, x) : (BodyStateLayout.y, y)
                 if abs(far.1) + reaches[index] + speed * dt > hashReach {
-                    return WorldDivergence(bodyIndex: index, bodyID: bodyID(at: index),
-                                           field: BodyStateLayout.fieldNames[far.0], value: far.1,
-                                           kind: bodies[index].kind, indexLimit: hashReach)
+                    return WorldDivergence(
+                        bodyIndex: index, bodyID: bodyID(at: index),
+                        field: BodyStateLayout.fieldNames[far.0], value: far.1,
+                        kind: bodies[index].kind, indexLimit: hashReach)
                 }
             }
         }
@@ -223,7 +225,8 @@ public struct WorldDivergence: Sendable, Equatable, CustomStringConvertible {
                 + "(2^30 cells of cellSize); the run stops before Chipmunk's cell index overflows"
         }
         if value.isFinite {
-            return "\(kind) '\(bodyID)' \(field) = \(NumberFormat.shortest(value)) exceeds the engine's safe range (|value| ≤ 1e100): the simulation diverged"
+            return
+                "\(kind) '\(bodyID)' \(field) = \(NumberFormat.shortest(value)) exceeds the engine's safe range (|value| ≤ 1e100): the simulation diverged"
         }
         return "\(kind) '\(bodyID)' \(field) is \(value) (non-finite): the simulation diverged"
     }

@@ -1,5 +1,5 @@
-import Foundation
 internal import CNumberFormat
+import Foundation
 
 /// The entry points the fuzzers drive (`make fuzz`, the `Fuzz/` package) and the
 /// regression tests replay: each feeds arbitrary bytes to one parser and, when the
@@ -26,7 +26,8 @@ internal import CNumberFormat
         case tilt(TiltFormat)
         case zip, trace, frames, numbers, runTilt, runScenario, generatedScenario
 
-        public static let allCases: [Target] = [.scenario] + TiltFormat.allCases.map(Target.tilt)
+        public static let allCases: [Target] =
+            [.scenario] + TiltFormat.allCases.map(Target.tilt)
             + [.zip, .trace, .frames, .numbers, .runTilt, .runScenario, .generatedScenario]
 
         /// The target's name.
@@ -70,11 +71,15 @@ internal import CNumberFormat
         switch target {
         case .scenario:
             let text = String(decoding: bytes, as: UTF8.self)
-            guard let scenario = try? ScenarioLoader.parse(text: text, file: "fuzz.json", baseDirectory: nil) else { return false }
+            guard let scenario = try? ScenarioLoader.parse(text: text, file: "fuzz.json", baseDirectory: nil) else {
+                return false
+            }
             if scenario.crates.count <= maxCratesToStep {
                 // Run the accepted scenario for a few steps, gravity and all, exactly
                 // as `tiltbox run` would: nothing may reach an engine assertion.
-                run(scenario, track: ConstantGravity(scenario.world.gravity), steps: min(stepsToTake, scenario.totalSteps))
+                run(
+                    scenario, track: ConstantGravity(scenario.world.gravity),
+                    steps: min(stepsToTake, scenario.totalSteps))
             }
             return true
         case .tilt(let format):
@@ -83,7 +88,9 @@ internal import CNumberFormat
             let path = temporaryPath("zip")
             defer { unlink(path) }
             guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return false }
-            guard let loaded = try? TiltFile.load(path: path, g: TiltFrame.standaloneG, convention: .ios) else { return false }
+            guard let loaded = try? TiltFile.load(path: path, g: TiltFrame.standaloneG, convention: .ios) else {
+                return false
+            }
             sample(loaded.track)
             return true
         case .trace:
@@ -118,10 +125,13 @@ internal import CNumberFormat
         // (every format's sample name reads the same: `--convention` is given).
         let name = "fuzz-input"
         let orientation = Orientation.allCases[data.count % Orientation.allCases.count]
-        guard let loaded = try? TiltFile.parse(data: data, name: name, orientation: orientation, g: TiltFrame.standaloneG,
-                                               interpolation: data.count % 2 == 0 ? .hold : .linear,
-                                               convention: .android),
-              let scenario = try? BuiltInScenario.load() else { return false }
+        guard
+            let loaded = try? TiltFile.parse(
+                data: data, name: name, orientation: orientation, g: TiltFrame.standaloneG,
+                interpolation: data.count % 2 == 0 ? .hold : .linear,
+                convention: .android),
+            let scenario = try? BuiltInScenario.load()
+        else { return false }
         step(scenario, loaded, steps: tiltStepsToTake)
         return true
     }
@@ -129,7 +139,9 @@ internal import CNumberFormat
     private static func runScenario(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let parts = bytes.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false)
         let text = String(decoding: parts[0], as: UTF8.self)
-        guard let scenario = try? ScenarioLoader.parse(text: text, file: "fuzz.json", baseDirectory: nil) else { return false }
+        guard let scenario = try? ScenarioLoader.parse(text: text, file: "fuzz.json", baseDirectory: nil) else {
+            return false
+        }
         _ = ScenarioLoader.warnings(for: scenario)
         guard scenario.crates.count <= maxCratesToStep else { return true }
         var loaded: LoadedTilt?
@@ -137,8 +149,10 @@ internal import CNumberFormat
             // The tilt file as `GravityInput.resolve` reads it: the scenario's orientation and g.
             // Refused, it ends the run as it would end `tiltbox run` (exit 2).
             let frame = TiltFrame.resolve(orientation: nil, g: nil, for: scenario)
-            guard let tiltFile = try? TiltFile.parse(data: Data(parts[1]), name: tilt.file, orientation: frame.orientation,
-                                                     g: frame.g, convention: .ios)
+            guard
+                let tiltFile = try? TiltFile.parse(
+                    data: Data(parts[1]), name: tilt.file, orientation: frame.orientation,
+                    g: frame.g, convention: .ios)
             else { return false }
             loaded = tiltFile
         }
@@ -166,7 +180,9 @@ internal import CNumberFormat
         let isJSON = bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{")
         var generator = ScenarioGenerator(Array(bytes))
         let text = isJSON ? String(decoding: bytes, as: UTF8.self) : generator.scenarioText()
-        guard let scenario = try? ScenarioLoader.parse(text: text, file: "fuzz.json", baseDirectory: nil) else { return false }
+        guard let scenario = try? ScenarioLoader.parse(text: text, file: "fuzz.json", baseDirectory: nil) else {
+            return false
+        }
         _ = ScenarioLoader.warnings(for: scenario)
         guard scenario.crates.count <= maxCratesToStep else { return true }
         let long = scenario.crates.count + scenario.bodies.count <= generatedBodiesToStepLong
@@ -184,8 +200,9 @@ internal import CNumberFormat
     /// Runs `scenario` for `steps` steps under the loaded tilt, its whole time span
     /// squeezed into those steps (step 0 at its start, the last at its end).
     private static func step(_ scenario: Scenario, _ loaded: LoadedTilt, steps: Int) {
-        let track = SpanTrack(track: loaded.track, start: loaded.startTime, end: loaded.endTime,
-                              stepSeconds: scenario.timestep.dt, steps: max(steps, 1))
+        let track = SpanTrack(
+            track: loaded.track, start: loaded.startTime, end: loaded.endTime,
+            stepSeconds: scenario.timestep.dt, steps: max(steps, 1))
         run(scenario, track: track, steps: max(steps, 1))
     }
 
@@ -231,9 +248,12 @@ internal import CNumberFormat
             if isDigit(text[i]) || (text[i] == UInt8(ascii: "-") && i + 1 < text.count && isDigit(text[i + 1])) {
                 let start = i
                 i += 1
-                while i < text.count, isDigit(text[i]) || text[i] == UInt8(ascii: ".") || text[i] == UInt8(ascii: "e")
-                    || text[i] == UInt8(ascii: "E")
-                    || ((text[i] == UInt8(ascii: "-") || text[i] == UInt8(ascii: "+")) && (text[i - 1] | 0x20) == UInt8(ascii: "e")) {
+                while i < text.count,
+                    isDigit(text[i]) || text[i] == UInt8(ascii: ".") || text[i] == UInt8(ascii: "e")
+                        || text[i] == UInt8(ascii: "E")
+                        || ((text[i] == UInt8(ascii: "-") || text[i] == UInt8(ascii: "+"))
+                            && (text[i - 1] | 0x20) == UInt8(ascii: "e"))
+                {
                     i += 1
                 }
                 spans.append(start..<i)
@@ -273,7 +293,8 @@ internal import CNumberFormat
         }
         guard !values.isEmpty else { return false }
         while values.count % perBody != 0 { values.append(values[values.count - 1]) }
-        let capacity = values.count * (Int(TILTBOX_FORMAT_DOUBLE_MAX) + 1) + 2 * (values.count / perBody)
+        let capacity =
+            values.count * (Int(TILTBOX_FORMAT_DOUBLE_MAX) + 1) + 2 * (values.count / perBody)
             + Int(TILTBOX_FORMAT_SLACK)
         let out = UnsafeMutablePointer<CChar>.allocate(capacity: capacity)
         defer { out.deallocate() }
@@ -284,15 +305,19 @@ internal import CNumberFormat
         let numbers = text.dropFirst().dropLast().replacingOccurrences(of: "],[", with: ",").split(separator: ",")
         precondition(numbers.count == values.count, "formatter wrote \(numbers.count) numbers for \(values.count)")
         for (number, value) in zip(numbers, values) {
-            precondition(String(number) == NumberFormat.shortest(value),
-                         "formatter wrote \(number) for \(value) (bits \(value.bitPattern))")
+            precondition(
+                String(number) == NumberFormat.shortest(value),
+                "formatter wrote \(number) for \(value) (bits \(value.bitPattern))")
         }
         return true
     }
 
     private static func track(_ bytes: UnsafeRawBufferPointer, name: String, convention: SensorConvention?) -> Bool {
-        guard let loaded = try? TiltFile.parse(data: Data(bytes), name: name, g: TiltFrame.standaloneG, interpolation: .linear,
-                                               convention: convention) else { return false }
+        guard
+            let loaded = try? TiltFile.parse(
+                data: Data(bytes), name: name, g: TiltFrame.standaloneG, interpolation: .linear,
+                convention: convention)
+        else { return false }
         sample(loaded.track)
         return true
     }

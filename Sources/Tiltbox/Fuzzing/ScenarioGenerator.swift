@@ -28,7 +28,8 @@
     /// A point inside a world of `size`: one of a few fractions of it, edges included.
     private mutating func inside(_ size: (Double, Double)) -> String {
         let fractions = [0.5, 0.25, 0.75, 1e-9, 1 - 1e-9, 0.5000001]
-        return "[\(NumberFormat.shortest(size.0 * pick(fractions))), \(NumberFormat.shortest(size.1 * pick(fractions)))]"
+        return
+            "[\(NumberFormat.shortest(size.0 * pick(fractions))), \(NumberFormat.shortest(size.1 * pick(fractions)))]"
     }
 
     static let sizes = [1e-3, 0.01, 1, 30, 1e3, 1e5]
@@ -54,23 +55,27 @@
         ]
         for (key, values) in settings where byte() % 3 == 0 { world.append("\"\(key)\": \(number(values))") }
         if byte() % 2 == 1 {
-            world.append("\"spatialIndex\": {\"hash\": {\"cellSize\": \(number([1e-3, 0.05, 1, 20, 1e6])), "
-                         + "\"count\": \(number([1, 10, 4000, 1e6]))}}")
+            world.append(
+                "\"spatialIndex\": {\"hash\": {\"cellSize\": \(number([1e-3, 0.05, 1, 20, 1e6])), "
+                    + "\"count\": \(number([1, 10, 4000, 1e6]))}}")
         }
-        var top = ["\"format\": \"tiltbox-scenario/1\"", "\"world\": {\(world.joined(separator: ", "))}",
-                   "\"duration\": \(number([1, 1e-3, 1e6]))",
-                   "\"timestep\": {\"hz\": \(number([120, 60, 1, 1e-3, 1e5]))}",
-                   "\"walls\": {\"box\": \(byte() % 4 != 0), \"radius\": \(number([1, 0, 1e5])), "
-                   + "\"friction\": \(number(Self.materials)), \"elasticity\": \(number(Self.materials))}"]
+        var top = [
+            "\"format\": \"tiltbox-scenario/1\"", "\"world\": {\(world.joined(separator: ", "))}",
+            "\"duration\": \(number([1, 1e-3, 1e6]))",
+            "\"timestep\": {\"hz\": \(number([120, 60, 1, 1e-3, 1e5]))}",
+            "\"walls\": {\"box\": \(byte() % 4 != 0), \"radius\": \(number([1, 0, 1e5])), "
+                + "\"friction\": \(number(Self.materials)), \"elasticity\": \(number(Self.materials))}",
+        ]
         var ids: [String] = []
         var crates: [String] = []
         for k in 0..<(byte() % 5) {
             let id = "c\(k)"
             ids.append(id)
-            crates.append("{\"id\": \"\(id)\", \"position\": \(inside(size)), \"size\": \(vector(Self.sizes)), "
-                + "\"mass\": \(number(Self.masses)), \"angle\": \(number(Self.angles)), "
-                + "\"velocity\": \(vector(Self.speeds)), \"angularVelocity\": \(number(Self.spins)), "
-                + "\"friction\": \(number(Self.materials)), \"elasticity\": \(number(Self.materials))}")
+            crates.append(
+                "{\"id\": \"\(id)\", \"position\": \(inside(size)), \"size\": \(vector(Self.sizes)), "
+                    + "\"mass\": \(number(Self.masses)), \"angle\": \(number(Self.angles)), "
+                    + "\"velocity\": \(vector(Self.speeds)), \"angularVelocity\": \(number(Self.spins)), "
+                    + "\"friction\": \(number(Self.materials)), \"elasticity\": \(number(Self.materials))}")
         }
         if !crates.isEmpty { top.append("\"crates\": [\(crates.joined(separator: ", "))]") }
         var bodies: [String] = []
@@ -80,7 +85,8 @@
             let type = pick(["dynamic", "dynamic", "kinematic", "static"])
             var shapes: [String] = []
             for _ in 0..<(1 + byte() % 3) { shapes.append(shape(dynamic: type == "dynamic")) }
-            var body = "{\"id\": \"\(id)\", \"type\": \"\(type)\", \"position\": \(inside(size)), "
+            var body =
+                "{\"id\": \"\(id)\", \"type\": \"\(type)\", \"position\": \(inside(size)), "
                 + "\"angle\": \(number(Self.angles)), \"shapes\": [\(shapes.joined(separator: ", "))]"
             if type != "static" {
                 body += ", \"velocity\": \(vector(Self.speeds)), \"angularVelocity\": \(number(Self.spins))"
@@ -108,9 +114,11 @@
             let c = pick(Self.coordinates)
             let corners = [(c, c), (c + r, c), (c + r, c + r), (c, c + r)]
             let vertices = corners.map { "[\(NumberFormat.shortest($0.0)), \(NumberFormat.shortest($0.1))]" }
-            geometry = "\"polygon\": {\"vertices\": [\(vertices.joined(separator: ", "))], \"radius\": \(number([0, 1e-3, 1]))}"
+            geometry =
+                "\"polygon\": {\"vertices\": [\(vertices.joined(separator: ", "))], \"radius\": \(number([0, 1e-3, 1]))}"
         default:
-            geometry = "\"segment\": {\"from\": \(vector(Self.coordinates)), \"to\": \(vector(Self.coordinates)), "
+            geometry =
+                "\"segment\": {\"from\": \(vector(Self.coordinates)), \"to\": \(vector(Self.coordinates)), "
                 + "\"radius\": \(number([0, 1e-300, 1e-3, 1, 1e5]))}"
         }
         var text = "{\(geometry), \"friction\": \(number(Self.materials)), \"elasticity\": \(number(Self.materials))"
@@ -129,23 +137,27 @@
         let point = { (g: inout ScenarioGenerator) in g.vector(Self.coordinates) }
         let parameters: String
         // Every kind, a pivot twice: by one world anchor, then by two local ones.
-        let (kind, worldPivot) = pick(JointKind.allCases.flatMap { kind in
-            kind == .pivot ? [(kind, true), (kind, false)] : [(kind, false)]
-        })
+        let (kind, worldPivot) = pick(
+            JointKind.allCases.flatMap { kind in
+                kind == .pivot ? [(kind, true), (kind, false)] : [(kind, false)]
+            })
         switch kind {
         case .pin: parameters = "\"anchorA\": \(point(&self)), \"anchorB\": \(point(&self))"
         case .pivot where worldPivot: parameters = "\"anchor\": \(point(&self))"
         case .pivot: parameters = "\"anchorA\": \(point(&self)), \"anchorB\": \(point(&self))"
         case .slide:
-            parameters = "\"anchorA\": \(point(&self)), \"anchorB\": \(point(&self)), \"min\": \(number([0, 1, 10])), "
+            parameters =
+                "\"anchorA\": \(point(&self)), \"anchorB\": \(point(&self)), \"min\": \(number([0, 1, 10])), "
                 + "\"max\": \(number([1, 10, 1e7]))"
         case .groove:
             parameters = "\"grooveA\": \(point(&self)), \"grooveB\": \(point(&self)), \"anchorB\": \(point(&self))"
         case .dampedSpring:
-            parameters = "\"anchorA\": \(point(&self)), \"anchorB\": \(point(&self)), \"restLength\": \(number([0, 10, 1e7])), "
+            parameters =
+                "\"anchorA\": \(point(&self)), \"anchorB\": \(point(&self)), \"restLength\": \(number([0, 10, 1e7])), "
                 + "\"stiffness\": \(number(Self.springConstants)), \"damping\": \(number(Self.springConstants))"
         case .dampedRotarySpring:
-            parameters = "\"restAngle\": \(number(Self.angles)), \"stiffness\": \(number(Self.springConstants)), "
+            parameters =
+                "\"restAngle\": \(number(Self.angles)), \"stiffness\": \(number(Self.springConstants)), "
                 + "\"damping\": \(number(Self.springConstants))"
         case .rotaryLimit: parameters = "\"min\": \(number([-1e6, -1, 0])), \"max\": \(number([0, 1, 1e6]))"
         case .ratchet: parameters = "\"phase\": \(number(Self.angles)), \"ratchet\": \(number([1e-6, 0.5, -1e6]))"

@@ -43,12 +43,15 @@ struct DelimitedText {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         var cursor = LineCursor(position: 0, number: 0)
         guard let header = cursor.nextContentLine(in: bytes) else { return nil }
-        let delimiter: UInt8 = Self.find(0x09, in: bytes, header.range) != nil ? 0x09
+        let delimiter: UInt8 =
+            Self.find(0x09, in: bytes, header.range) != nil
+            ? 0x09
             : Self.find(UInt8(ascii: ";"), in: bytes, header.range) != nil ? UInt8(ascii: ";") : UInt8(ascii: ",")
         let line = try split(bytes, header.range, number: header.number, delimiter: delimiter, file: file)
-        return DelimitedText(header: line, delimiter: Character(UnicodeScalar(delimiter)), bytes: bytes,
-                             delimiterByte: delimiter, file: file, bodyStart: cursor.position,
-                             bodyLineNumber: cursor.number)
+        return DelimitedText(
+            header: line, delimiter: Character(UnicodeScalar(delimiter)), bytes: bytes,
+            delimiterByte: delimiter, file: file, bodyStart: cursor.position,
+            bodyLineNumber: cursor.number)
     }
 
     /// Calls `body` with each data line after the header, in file order.
@@ -81,7 +84,9 @@ struct DelimitedText {
                 position = stop + 1
                 number += 1
                 var first = start
-                while first < stop && (bytes[first] == 0x20 || bytes[first] == 0x09 || bytes[first] == 0x0D) { first += 1 }
+                while first < stop && (bytes[first] == 0x20 || bytes[first] == 0x09 || bytes[first] == 0x0D) {
+                    first += 1
+                }
                 if first == stop || bytes[first] == UInt8(ascii: "#") { continue }
                 return (number, start..<stop)
             }
@@ -103,8 +108,9 @@ struct DelimitedText {
         var inQuotes = false
         func finish(at index: Int) throws(InputError) {
             guard cells.count < maxCellsPerLine else {
-                throw InputError(file: file, line: number, column: index - range.lowerBound + 1,
-                                 reason: "more than \(maxCellsPerLine) cells on one line")
+                throw InputError(
+                    file: file, line: number, column: index - range.lowerBound + 1,
+                    reason: "more than \(maxCellsPerLine) cells on one line")
             }
             var first = 0
             while first < cell.count && isSpace(cell[first]) { first += 1 }
@@ -152,7 +158,8 @@ struct DelimitedText {
         guard !range.isEmpty else { return nil }
         return bytes.withUnsafeBufferPointer { buffer -> Int? in
             guard let base = buffer.baseAddress,
-                  let hit = memchr(base + range.lowerBound, Int32(byte), range.count) else { return nil }
+                let hit = memchr(base + range.lowerBound, Int32(byte), range.count)
+            else { return nil }
             return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
         }
     }

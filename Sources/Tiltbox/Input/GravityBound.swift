@@ -17,8 +17,9 @@ public enum GravityBound {
         if value.isFinite, abs(value.x) <= maxComponent, abs(value.y) <= maxComponent { return nil }
         let limit = NumberFormat.shortest(maxComponent)
         return "gives gravity \(show(value)) units/s², "
-            + (value.isFinite ? "more than the limit of \(limit) per component"
-                              : "which is not finite (the limit is \(limit) per component)")
+            + (value.isFinite
+                ? "more than the limit of \(limit) per component"
+                : "which is not finite (the limit is \(limit) per component)")
     }
 
     /// The reason, phrased for a device reading in g turned into `value` by `orientation` and `g`.

@@ -63,7 +63,8 @@ enum KeyframeFile {
             try reader.refuseMisspeltKeys(item, at, keys: keyframeKeys)
             let t = try number(item["t"], in: item, path: at + ".t", fail: fail)
             guard let gravityNode = item["gravity"], case .array(let vector) = gravityNode.value else {
-                throw fail(item["gravity"] ?? item, at + ".gravity", item["gravity"] == nil ? "missing" : "expected [x, y]")
+                throw fail(
+                    item["gravity"] ?? item, at + ".gravity", item["gravity"] == nil ? "missing" : "expected [x, y]")
             }
             guard vector.count == 2 || vector.count == 3 else {
                 throw fail(gravityNode, at + ".gravity", "expected [x, y], found \(vector.count) numbers")
@@ -76,20 +77,26 @@ enum KeyframeFile {
                 throw fail(item["t"], at + ".t", "keyframes not sorted by time: \(t) after \(previous.t)")
             }
             let reading = Vec2(x, y)
-            let gravity = worldUnits ? Vec2.zero + reading
+            let gravity =
+                worldUnits
+                ? Vec2.zero + reading
                 : SampledGravityTrack.worldValue(reading, orientation: orientation, g: g)
-            if let reason = worldUnits ? GravityBound.violation(gravity).map({ "this value " + $0 })
-                : GravityBound.readingViolation(reading, world: gravity, g: g) {
+            if let reason = worldUnits
+                ? GravityBound.violation(gravity).map({ "this value " + $0 })
+                : GravityBound.readingViolation(reading, world: gravity, g: g)
+            {
                 throw fail(gravityNode, at + ".gravity", reason)
             }
             if let previous = keyframes.last {
                 // The segment's values are previous + (gravity − previous)·s with |s| ≤ the curve's bound.
                 let bound = curve.magnitudeBound
-                let peak = Vec2(abs(previous.gravity.x) + abs(gravity.x - previous.gravity.x) * bound,
-                                abs(previous.gravity.y) + abs(gravity.y - previous.gravity.y) * bound)
+                let peak = Vec2(
+                    abs(previous.gravity.x) + abs(gravity.x - previous.gravity.x) * bound,
+                    abs(previous.gravity.y) + abs(gravity.y - previous.gravity.y) * bound)
                 if bound > 1, let reason = GravityBound.violation(peak) {
-                    throw InputError(file: file, location: item["curve"]?.location, path: at + ".curve",
-                                     reason: "the curve \(curve) overshoots: at its peak it \(reason)")
+                    throw InputError(
+                        file: file, location: item["curve"]?.location, path: at + ".curve",
+                        reason: "the curve \(curve) overshoots: at its peak it \(reason)")
                 }
             }
             keyframes.append(Keyframe(t: t, gravity: gravity, curve: curve))
@@ -111,9 +118,10 @@ enum KeyframeFile {
     }
 
     /// The number at `node` (a member of `parent`, which is blamed when it is missing).
-    private static func number(_ node: JSONNode?, in parent: JSONNode, path: String,
-                               fail: (JSONNode?, String?, String) -> InputError) throws(InputError) -> Double
-    {
+    private static func number(
+        _ node: JSONNode?, in parent: JSONNode, path: String,
+        fail: (JSONNode?, String?, String) -> InputError
+    ) throws(InputError) -> Double {
         guard let node else { throw fail(parent, path, "missing") }
         switch node.value {
         case .number(let number):
@@ -131,7 +139,8 @@ extension TimingCurve {
     public static func parse(argument: String, file: String) throws(InputError) -> TimingCurve {
         guard argument.hasPrefix("{") || argument.hasPrefix("\"") else {
             do { return try TimingCurve(name: argument) } catch {
-                throw InputError(file: file, reason: "\(error.description); names: \(TimingCurve.names.joined(separator: ", "))")
+                throw InputError(
+                    file: file, reason: "\(error.description); names: \(TimingCurve.names.joined(separator: ", "))")
             }
         }
         let node: JSONNode

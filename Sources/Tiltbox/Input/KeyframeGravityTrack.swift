@@ -14,8 +14,9 @@ public struct KeyframeGravityTrack: GravityTrack {
     ///   (the keyframe file loader checks this and reports errors with their index).
     public init(keyframes: [Keyframe]) {
         precondition(!keyframes.isEmpty, "a keyframe track needs at least one keyframe")
-        precondition(zip(keyframes, keyframes.dropFirst()).allSatisfy { $0.t <= $1.t },
-                     "keyframes must be sorted by time")
+        precondition(
+            zip(keyframes, keyframes.dropFirst()).allSatisfy { $0.t <= $1.t },
+            "keyframes must be sorted by time")
         self.keyframes = keyframes
     }
 
@@ -31,7 +32,7 @@ public struct KeyframeGravityTrack: GravityTrack {
         if low == 0 { return keyframes[0].gravity }
         if low == keyframes.count { return keyframes[low - 1].gravity }
         let start = keyframes[low - 1], end = keyframes[low]
-        let u = (t - start.t) / (end.t - start.t)   // end.t > t ≥ start.t
+        let u = (t - start.t) / (end.t - start.t) // end.t > t ≥ start.t
         return start.gravity + (end.gravity - start.gravity) * end.curve.value(progress: u, seconds: t - start.t)
     }
 }
@@ -55,7 +56,9 @@ extension KeyframeGravityTrack {
             guard case .spring(let spring) = keyframes[i].curve else { continue }
             let length = keyframes[i].t - keyframes[i - 1].t
             let settling = spring.settlingTime()
-            if length < settling { found.append(ShortSpring(keyframe: i, segmentSeconds: length, settlingSeconds: settling)) }
+            if length < settling {
+                found.append(ShortSpring(keyframe: i, segmentSeconds: length, settlingSeconds: settling))
+            }
         }
         return found
     }

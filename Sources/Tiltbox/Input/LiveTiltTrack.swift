@@ -80,7 +80,8 @@ import Foundation
         var text = comment.split(separator: "\n", omittingEmptySubsequences: false).map { "# \($0)\n" }.joined()
         text += "t,x,y\n"
         for s in samples {
-            text += "\(NumberFormat.shortest(s.t)),\(NumberFormat.shortest(s.reading.x)),\(NumberFormat.shortest(s.reading.y))\n"
+            text +=
+                "\(NumberFormat.shortest(s.t)),\(NumberFormat.shortest(s.reading.x)),\(NumberFormat.shortest(s.reading.y))\n"
         }
         return text
     }

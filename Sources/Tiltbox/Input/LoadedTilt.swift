@@ -17,8 +17,10 @@ public struct LoadedTilt: Sendable {
     public let convention: SensorConvention?
 
     /// Creates the result of loading a tilt file; `TiltFile.load` is the usual way to get one.
-    public init(track: any GravityTrack, format: TiltFormat, source: String, count: Int,
-                startTime: Double, endTime: Double, convention: SensorConvention? = nil) {
+    public init(
+        track: any GravityTrack, format: TiltFormat, source: String, count: Int,
+        startTime: Double, endTime: Double, convention: SensorConvention? = nil
+    ) {
         self.track = track
         self.format = format
         self.source = source

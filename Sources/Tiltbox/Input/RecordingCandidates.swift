@@ -43,7 +43,8 @@ enum RecordingCandidates {
         path.hasPrefix("__MACOSX/") || path.contains("/__MACOSX/") || fileName(path).hasPrefix("._")
     }
 
-    static let expectation = "expected " + TiltFormat.allCases.compactMap(\.recordingDescription).joined(separator: " or ")
+    static let expectation =
+        "expected " + TiltFormat.allCases.compactMap(\.recordingDescription).joined(separator: " or ")
     static let accelerometerReason =
         "has only Sensor Logger's Accelerometer.csv, which has no gravity in it; export Gravity or TotalAcceleration too"
 }

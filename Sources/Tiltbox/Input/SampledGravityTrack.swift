@@ -48,7 +48,7 @@ public struct SampledGravityTrack: GravityTrack {
         let index = after - 1
         guard interpolation == .linear, after < samples.count else { return worldValues[index] }
         let t0 = samples[index].t, t1 = samples[after].t
-        let u = (t - t0) / (t1 - t0)   // t1 > t0: `after` is the first sample later than t
+        let u = (t - t0) / (t1 - t0) // t1 > t0: `after` is the first sample later than t
         let a = worldValues[index], b = worldValues[after]
         return a + (b - a) * u
     }

@@ -50,7 +50,10 @@ struct TiltArchive {
         // comparing it with the one the zip records: compare here, so a corrupt entry is
         // refused rather than read as data.
         guard checksum == entry.checksum else {
-            throw InputError(file: name, reason: "the entry is corrupt: its CRC-32 is \(hex(checksum)) but the zip records \(hex(entry.checksum))")
+            throw InputError(
+                file: name,
+                reason:
+                    "the entry is corrupt: its CRC-32 is \(hex(checksum)) but the zip records \(hex(entry.checksum))")
         }
         return data
     }

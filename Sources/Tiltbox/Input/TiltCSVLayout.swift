@@ -26,7 +26,9 @@ struct TiltCSVLayout {
         }
         // The line is not echoed: a file that is not a tilt file at all (a secret, an
         // environment) must not end up on standard error or in a batch report.
-        throw InputError(file: file, line: header.number, reason: "the first line is not the header of a known tilt format (expected \(expectation))")
+        throw InputError(
+            file: file, line: header.number,
+            reason: "the first line is not the header of a known tilt format (expected \(expectation))")
     }
 
     /// `t,x,y or t,x,y,z, a phyphox "Acceleration with g" export, or a Sensor Logger Gravity.csv`.
@@ -43,9 +45,10 @@ struct TiltCSVLayout {
     /// - Throws: a located `InputError` for a short row, a non-numeric or infinite cell,
     ///   a reading beyond the gravity bound, a time earlier than the row before, or when
     ///   no row is left.
-    func samples(from table: DelimitedText, file: String, orientation: Orientation, g: Double,
-                 toG: (Double) -> Double) throws(InputError) -> [TiltSample]
-    {
+    func samples(
+        from table: DelimitedText, file: String, orientation: Orientation, g: Double,
+        toG: (Double) -> Double
+    ) throws(InputError) -> [TiltSample] {
         let decimalComma = table.delimiter != ","
         let needed = max(time, x, y)
         var samples: [TiltSample] = []
@@ -87,8 +90,9 @@ struct TiltCSVLayout {
             samples.append(TiltSample(t: t, reading: reading))
         }
         guard !samples.isEmpty else {
-            throw InputError(file: file, line: table.header.number,
-                            reason: "no data rows (rows with NaN or empty cells are skipped)")
+            throw InputError(
+                file: file, line: table.header.number,
+                reason: "no data rows (rows with NaN or empty cells are skipped)")
         }
         return samples
     }

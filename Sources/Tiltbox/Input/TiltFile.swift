@@ -94,8 +94,10 @@ public enum TiltFile {
         let (base, paths) = folderFiles(folder)
         switch RecordingCandidates.choose(from: paths) {
         case .none:
-            throw InputError(file: folder, reason: "no recognised tilt recording in the folder; "
-                            + RecordingCandidates.expectation)
+            throw InputError(
+                file: folder,
+                reason: "no recognised tilt recording in the folder; "
+                    + RecordingCandidates.expectation)
         case .accelerometerOnly:
             throw InputError(file: folder, reason: "the folder " + RecordingCandidates.accelerometerReason)
         case .found(let relative):
@@ -113,8 +115,10 @@ public enum TiltFile {
         let archive = try TiltArchive(path: path)
         switch RecordingCandidates.choose(from: archive.filePaths) {
         case .none:
-            throw InputError(file: path, reason: "no recognised tilt recording in the zip; "
-                            + RecordingCandidates.expectation)
+            throw InputError(
+                file: path,
+                reason: "no recognised tilt recording in the zip; "
+                    + RecordingCandidates.expectation)
         case .accelerometerOnly:
             throw InputError(file: path, reason: "the zip " + RecordingCandidates.accelerometerReason)
         case .found(let entry):
@@ -139,7 +143,8 @@ public enum TiltFile {
     ) throws(InputError) -> LoadedTilt {
         guard g.isFinite else { throw InputError(file: name, reason: "g must be a finite number, got \(g)") }
         guard data.count <= maximumFileSize else {
-            throw InputError(file: name, reason: "the file is \(data.count) bytes, more than the limit of \(maximumFileSize)")
+            throw InputError(
+                file: name, reason: "the file is \(data.count) bytes, more than the limit of \(maximumFileSize)")
         }
         let options = Options(orientation: orientation, g: g, interpolation: interpolation, convention: convention)
         return try loadData(data, name: name, options: options) { () throws(InputError) in nil }
@@ -156,34 +161,42 @@ public enum TiltFile {
         switch TiltFormat.container(name: name, data: data) {
         case .jsonDocument:
             guard data.count <= maximumKeyframeFileSize else {
-                throw InputError(file: name, reason: "keyframes file too large (\(data.count) bytes; keyframe files are "
-                                 + "capped at \(maximumKeyframeFileSize) bytes, 16 MiB)")
+                throw InputError(
+                    file: name,
+                    reason: "keyframes file too large (\(data.count) bytes; keyframe files are "
+                        + "capped at \(maximumKeyframeFileSize) bytes, 16 MiB)")
             }
             let track = try KeyframeFile.load(data, file: name, orientation: options.orientation, g: options.g)
-            return LoadedTilt(track: track, format: .keyframes, source: name, count: track.keyframes.count,
-                              startTime: track.keyframes[0].t, endTime: track.keyframes[track.keyframes.count - 1].t)
+            return LoadedTilt(
+                track: track, format: .keyframes, source: name, count: track.keyframes.count,
+                startTime: track.keyframes[0].t, endTime: track.keyframes[track.keyframes.count - 1].t)
         case .csvTable:
             break
         }
         guard let table = try DelimitedText.read(data, file: name) else {
             throw InputError(file: name, line: 1, reason: "empty file (only blank and comment lines)")
         }
-        let layout = try TiltCSVLayout.recognise(table.header, file: name,
-                                                 fileName: RecordingCandidates.fileName(name))
+        let layout = try TiltCSVLayout.recognise(
+            table.header, file: name,
+            fileName: RecordingCandidates.fileName(name))
         let convention: SensorConvention?
         switch layout.format.signSource {
         case .inG: convention = nil
         case .fixed(let fixed): convention = fixed
         case .metadata: convention = try sensorLoggerConvention(options.convention, metadata: metadata, file: name)
         }
-        let samples = try layout.samples(from: table, file: name, orientation: options.orientation,
-                                         g: options.g) { value in
+        let samples = try layout.samples(
+            from: table, file: name, orientation: options.orientation,
+            g: options.g
+        ) { value in
             convention?.toCoreMotionG(value) ?? value
         }
-        let track = SampledGravityTrack(samples: samples, orientation: options.orientation, g: options.g,
-                                        interpolation: options.interpolation)
-        return LoadedTilt(track: track, format: layout.format, source: name, count: samples.count,
-                          startTime: samples[0].t, endTime: samples[samples.count - 1].t, convention: convention)
+        let track = SampledGravityTrack(
+            samples: samples, orientation: options.orientation, g: options.g,
+            interpolation: options.interpolation)
+        return LoadedTilt(
+            track: track, format: layout.format, source: name, count: samples.count,
+            startTime: samples[0].t, endTime: samples[samples.count - 1].t, convention: convention)
     }
 
     /// The override if given, else the `platform` column of `Metadata.csv`.
@@ -192,24 +205,29 @@ public enum TiltFile {
     {
         if let override { return override }
         guard let (name, data) = try metadata() else {
-            throw InputError(file: file, reason: "no Metadata.csv beside this Sensor Logger file to tell "
-                            + "the platform's sign convention; pass --convention ios|android")
+            throw InputError(
+                file: file,
+                reason: "no Metadata.csv beside this Sensor Logger file to tell "
+                    + "the platform's sign convention; pass --convention ios|android")
         }
         guard let table = try DelimitedText.read(data, file: name) else {
             throw InputError(file: name, line: 1, reason: "empty file")
         }
         let columns = table.header.cells.map { $0.lowercased() }
         guard let column = columns.firstIndex(of: "platform") else {
-            throw InputError(file: name, line: table.header.number,
-                            reason: "missing column 'platform'; pass --convention ios|android")
+            throw InputError(
+                file: name, line: table.header.number,
+                reason: "missing column 'platform'; pass --convention ios|android")
         }
         guard let row = try table.firstRow(), column < row.cells.count else {
-            throw InputError(file: name, line: table.header.number + 1,
-                            reason: "no platform value; pass --convention ios|android")
+            throw InputError(
+                file: name, line: table.header.number + 1,
+                reason: "no platform value; pass --convention ios|android")
         }
         guard let convention = SensorConvention(rawValue: row.cells[column].lowercased()) else {
-            throw InputError(file: name, line: row.number,
-                            reason: "unknown platform '\(row.cells[column])', expected ios or android")
+            throw InputError(
+                file: name, line: row.number,
+                reason: "unknown platform '\(row.cells[column])', expected ios or android")
         }
         return convention
     }

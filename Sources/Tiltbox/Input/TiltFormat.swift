@@ -69,8 +69,9 @@ public enum TiltFormat: String, Sendable, CaseIterable {
         case .phyphox:
             guard cells.first == "time (s)" else { return nil }
             if cells.contains(where: { $0.hasPrefix("linear acceleration") }) {
-                throw fail("phyphox Linear Acceleration export has no gravity in it; "
-                           + "record with phyphox's \"Acceleration with g\" instead")
+                throw fail(
+                    "phyphox Linear Acceleration export has no gravity in it; "
+                        + "record with phyphox's \"Acceleration with g\" instead")
             }
             return TiltCSVLayout(
                 format: self, time: 0,
@@ -80,8 +81,9 @@ public enum TiltFormat: String, Sendable, CaseIterable {
         case .sensorLogger:
             guard cells.contains("seconds_elapsed") else { return nil }
             if fileName.lowercased() == "accelerometer.csv" {
-                throw fail("Sensor Logger Accelerometer.csv has no gravity in it; "
-                           + "use Gravity.csv or TotalAcceleration.csv from the same export")
+                throw fail(
+                    "Sensor Logger Accelerometer.csv has no gravity in it; "
+                        + "use Gravity.csv or TotalAcceleration.csv from the same export")
             }
             return TiltCSVLayout(
                 format: self, time: try column("seconds_elapsed", shownAs: "seconds_elapsed"),

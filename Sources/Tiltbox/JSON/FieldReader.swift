@@ -46,8 +46,9 @@ struct FieldReader {
             var reason = "unknown key \"\(member.key)\""
             if let near = FieldReader.nearest(to: member.key, in: keys) { reason += " (did you mean \"\(near)\"?)" }
             reason += "; valid keys: " + keys.joined(separator: ", ")
-            throw InputError(file: file, location: fileLocation(member.node.keyLocation ?? member.node.location),
-                             path: FieldReader.member(path, member.key), reason: reason)
+            throw InputError(
+                file: file, location: fileLocation(member.node.keyLocation ?? member.node.location),
+                path: FieldReader.member(path, member.key), reason: reason)
         }
         return ObjectReader(reader: self, node: node, path: path, members: members)
     }
@@ -60,9 +61,10 @@ struct FieldReader {
         guard case .object(let members) = node.value else { return }
         for member in members where !keys.contains(member.key) {
             guard let near = FieldReader.misspelling(member.key, of: keys) else { continue }
-            throw InputError(file: file, location: fileLocation(member.node.keyLocation ?? member.node.location),
-                             path: FieldReader.member(path, member.key),
-                             reason: "unknown key \"\(member.key)\" (did you mean \"\(near)\"?)")
+            throw InputError(
+                file: file, location: fileLocation(member.node.keyLocation ?? member.node.location),
+                path: FieldReader.member(path, member.key),
+                reason: "unknown key \"\(member.key)\" (did you mean \"\(near)\"?)")
         }
     }
 
@@ -108,8 +110,12 @@ struct FieldReader {
             throw error(at: node, path, "expected an integer, got \(NumberFormat.shortest(value))")
         }
         // Compare as Double before converting, so 1e300 never reaches Int(_:).
-        guard value >= Double(min) else { throw error(at: node, path, "must be ≥ \(min) (got \(NumberFormat.shortest(value)))") }
-        guard value <= Double(max) else { throw error(at: node, path, "must be ≤ \(max) (got \(NumberFormat.shortest(value)))") }
+        guard value >= Double(min) else {
+            throw error(at: node, path, "must be ≥ \(min) (got \(NumberFormat.shortest(value)))")
+        }
+        guard value <= Double(max) else {
+            throw error(at: node, path, "must be ≤ \(max) (got \(NumberFormat.shortest(value)))")
+        }
         return Int(value)
     }
 
@@ -187,8 +193,9 @@ struct ObjectReader {
     /// The member `key`, or an error at this object when it is missing.
     func required(_ key: String) throws(InputError) -> JSONNode {
         guard let node = self[key] else {
-            throw InputError(file: reader.file, location: reader.fileLocation(node.location), path: path(key),
-                             reason: "missing required key \"\(key)\"")
+            throw InputError(
+                file: reader.file, location: reader.fileLocation(node.location), path: path(key),
+                reason: "missing required key \"\(key)\"")
         }
         return node
     }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A parsed JSON value that remembers where it stood in the source, so that a
@@ -113,7 +113,9 @@ import Darwin
     }
 
     /// Parses one JSON document from UTF-8 bytes within `options`.
-    public static func parse(utf8 buffer: UnsafeBufferPointer<UInt8>, options: Options) throws(JSONSyntaxError) -> JSONNode {
+    public static func parse(utf8 buffer: UnsafeBufferPointer<UInt8>, options: Options) throws(JSONSyntaxError)
+        -> JSONNode
+    {
         var parser = JSONParser(bytes: buffer, options: options)
         return try parser.parseDocument()
     }
@@ -123,8 +125,10 @@ import Darwin
     /// them: memory for the largest element, not for the whole array. The returned object
     /// holds that array empty. `element` returns `false` to stop; the parse then ends with
     /// the returned tree cut short (the caller has its own error to report).
-    public static func parse(utf8 buffer: UnsafeBufferPointer<UInt8>, options: Options = Options(), streamingArrayAt key: String,
-                             element: (Int, JSONNode) -> Bool) throws(JSONSyntaxError) -> JSONNode? {
+    public static func parse(
+        utf8 buffer: UnsafeBufferPointer<UInt8>, options: Options = Options(), streamingArrayAt key: String,
+        element: (Int, JSONNode) -> Bool
+    ) throws(JSONSyntaxError) -> JSONNode? {
         let result: Result<JSONNode, JSONSyntaxError> = withoutActuallyEscaping(element) { sink in
             var parser = JSONParser(bytes: buffer, options: options)
             parser.streamedKey = key
@@ -257,7 +261,9 @@ import Darwin
                 throw JSONSyntaxError(location: keyLocation, reason: "duplicate key \"\(key)\"")
             }
             skipWhitespace()
-            guard current == UInt8(ascii: ":") else { throw error("expected ':' after a key, found \(describe(current))") }
+            guard current == UInt8(ascii: ":") else {
+                throw error("expected ':' after a key, found \(describe(current))")
+            }
             index += 1
             skipWhitespace()
             let topLevel = depth == 1 && discarding == 0
@@ -361,7 +367,9 @@ import Darwin
                 let s = decodeUTF8(UnsafeBufferPointer(rebasing: bytes[start..<index]))
                 index += 1
                 if let s { return s }
-                throw JSONSyntaxError(location: SourceLocation(line: line, column: start - lineStart), reason: "string is not valid UTF-8")
+                throw JSONSyntaxError(
+                    location: SourceLocation(line: line, column: start - lineStart), reason: "string is not valid UTF-8"
+                )
             }
             if b == UInt8(ascii: "\\") || b < 0x20 { break }
             index += 1
@@ -390,12 +398,16 @@ import Darwin
                 case UInt8(ascii: "u"):
                     var scalar = try parseHex4()
                     if (0xD800..<0xDC00).contains(scalar) {
-                        guard current == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else {
+                        guard current == UInt8(ascii: "\\"), index + 1 < bytes.count,
+                            bytes[index + 1] == UInt8(ascii: "u")
+                        else {
                             throw error("unpaired UTF-16 surrogate in \\u escape")
                         }
                         index += 2
                         let low = try parseHex4()
-                        guard (0xDC00..<0xE000).contains(low) else { throw error("unpaired UTF-16 surrogate in \\u escape") }
+                        guard (0xDC00..<0xE000).contains(low) else {
+                            throw error("unpaired UTF-16 surrogate in \\u escape")
+                        }
                         scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                     } else if (0xDC00..<0xE000).contains(scalar) {
                         throw error("unpaired UTF-16 surrogate in \\u escape")

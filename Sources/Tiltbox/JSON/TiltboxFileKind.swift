@@ -11,11 +11,17 @@ import Foundation
 
     /// The kind whose `format` value is `format` (`tiltbox-trace/1` …), or `nil`.
     public init?(format: String) {
-        if format.hasPrefix("tiltbox-scenario/") { self = .scenario }
-        else if format.hasPrefix("tiltbox-trace/") { self = .trace }
-        else if format.hasPrefix("tiltbox-tilt/") { self = .tiltKeyframes }
-        else if format.hasPrefix("tiltbox-batch/") { self = .batchManifest }
-        else { return nil }
+        if format.hasPrefix("tiltbox-scenario/") {
+            self = .scenario
+        } else if format.hasPrefix("tiltbox-trace/") {
+            self = .trace
+        } else if format.hasPrefix("tiltbox-tilt/") {
+            self = .tiltKeyframes
+        } else if format.hasPrefix("tiltbox-batch/") {
+            self = .batchManifest
+        } else {
+            return nil
+        }
     }
 
     /// What to call it in a message: "a Tiltbox trace".
@@ -48,7 +54,7 @@ import Foundation
     /// larger than `maxWholeBytes` (a FIFO is never opened, so this cannot block).
     public static func ofFile(atPath path: String, maxWholeBytes: Int = 16 << 20) -> TiltboxFileKind? {
         guard let size = try? RegularFile.size(of: path), size <= UInt64(maxWholeBytes),
-              let data = try? Data(contentsOf: URL(fileURLWithPath: path)), data.count <= maxWholeBytes
+            let data = try? Data(contentsOf: URL(fileURLWithPath: path)), data.count <= maxWholeBytes
         else { return nil }
         return data.withUnsafeBytes { raw in of(raw.bindMemory(to: UInt8.self), maxWholeBytes: maxWholeBytes) }
     }

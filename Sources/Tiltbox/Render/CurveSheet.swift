@@ -40,7 +40,8 @@
         let width = Double(min(columns, max(entries.count, 1))) * Self.cellWidth
         let height = Double(max(rows, 1)) * Self.cellHeight
         let n = { (x: Double) in RenderNumber.text(x, decimals: 1) }
-        var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(width))\" height=\"\(n(height))\" "
+        var out =
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(width))\" height=\"\(n(height))\" "
             + "viewBox=\"0 0 \(n(width)) \(n(height))\" font-family=\"Helvetica, Arial, sans-serif\">\n"
         out += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n"
         for (index, entry) in entries.enumerated() {
@@ -52,22 +53,29 @@
                 let x = Double(i) / Double(Self.samples) * span
                 values.append(entry.curve.value(progress: x / span, seconds: x))
             }
-            if case .spring = entry.curve { values[values.count - 1] = entry.curve.value(progress: 0.999999, seconds: span) }
+            if case .spring = entry.curve {
+                values[values.count - 1] = entry.curve.value(progress: 0.999999, seconds: span)
+            }
             let low = min(values.min() ?? 0, 0), high = max(values.max() ?? 1, 1)
             let scale = Self.plotHeight / (high - low)
             func y(_ v: Double) -> Double { top + (high - v) * scale }
-            out += "<g>\n<text x=\"\(n(left))\" y=\"\(n(top - 10))\" font-size=\"11\" fill=\"#222\">\(Markup.escape(entry.label))</text>\n"
-            out += "<rect x=\"\(n(left))\" y=\"\(n(top))\" width=\"\(n(Self.plotWidth))\" height=\"\(n(Self.plotHeight))\" fill=\"#f6f7f9\" stroke=\"#d0d4da\" stroke-width=\"0.5\"/>\n"
+            out +=
+                "<g>\n<text x=\"\(n(left))\" y=\"\(n(top - 10))\" font-size=\"11\" fill=\"#222\">\(Markup.escape(entry.label))</text>\n"
+            out +=
+                "<rect x=\"\(n(left))\" y=\"\(n(top))\" width=\"\(n(Self.plotWidth))\" height=\"\(n(Self.plotHeight))\" fill=\"#f6f7f9\" stroke=\"#d0d4da\" stroke-width=\"0.5\"/>\n"
             for level in [0.0, 1.0] {
-                out += "<line x1=\"\(n(left))\" y1=\"\(n(y(level)))\" x2=\"\(n(left + Self.plotWidth))\" y2=\"\(n(y(level)))\" stroke=\"#9aa3ad\" stroke-width=\"0.5\" stroke-dasharray=\"3 2\"/>\n"
+                out +=
+                    "<line x1=\"\(n(left))\" y1=\"\(n(y(level)))\" x2=\"\(n(left + Self.plotWidth))\" y2=\"\(n(y(level)))\" stroke=\"#9aa3ad\" stroke-width=\"0.5\" stroke-dasharray=\"3 2\"/>\n"
             }
             var points: [String] = []
             for (i, v) in values.enumerated() {
                 points.append("\(n(left + Double(i) / Double(Self.samples) * Self.plotWidth)),\(n(y(v)))")
             }
-            out += "<polyline fill=\"none\" stroke=\"#d9480f\" stroke-width=\"1.5\" points=\"\(points.joined(separator: " "))\"/>\n"
+            out +=
+                "<polyline fill=\"none\" stroke=\"#d9480f\" stroke-width=\"1.5\" points=\"\(points.joined(separator: " "))\"/>\n"
             let axis = span == 1 ? "progress" : "seconds, 0 to \(RenderNumber.text(span, decimals: 2))"
-            out += "<text x=\"\(n(left))\" y=\"\(n(top + Self.plotHeight + 13))\" font-size=\"9\" fill=\"#666\">\(axis)</text>\n</g>\n"
+            out +=
+                "<text x=\"\(n(left))\" y=\"\(n(top + Self.plotHeight + 13))\" font-size=\"9\" fill=\"#666\">\(axis)</text>\n</g>\n"
         }
         out += "</svg>\n"
         return out

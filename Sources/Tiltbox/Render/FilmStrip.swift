@@ -77,8 +77,9 @@ import Foundation
         let cell = Vec2(max(panelSize.x, Self.minimumCellWidth), panelSize.y + Self.labelHeight)
         let columns = max(1, min(self.columns, panels))
         let rows = max(1, (panels + columns - 1) / columns)
-        let size = Vec2(2 * Self.margin + Double(columns) * cell.x + Double(columns - 1) * Self.gap,
-                        2 * Self.margin + Double(rows) * cell.y + Double(rows - 1) * Self.gap)
+        let size = Vec2(
+            2 * Self.margin + Double(columns) * cell.x + Double(columns - 1) * Self.gap,
+            2 * Self.margin + Double(rows) * cell.y + Double(rows - 1) * Self.gap)
         return Layout(scale: scale, panelSize: panelSize, cellSize: cell, columns: columns, rows: rows, size: size)
     }
 
@@ -88,7 +89,8 @@ import Foundation
         let s = layout.scale
         func n(_ v: Double) -> String { RenderNumber.text(v, decimals: 2) }
         // World → panel pixels: x' = s·x − s·ox, y' = −s·y + s·(oy + height).
-        let flip = "matrix(\(RenderNumber.text(s, decimals: 6)) 0 0 \(RenderNumber.text(-s, decimals: 6)) "
+        let flip =
+            "matrix(\(RenderNumber.text(s, decimals: 6)) 0 0 \(RenderNumber.text(-s, decimals: 6)) "
             + "\(n(-s * scene.origin.x)) \(n(s * (scene.origin.y + scene.extent.y))))"
         var out = """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -113,11 +115,13 @@ import Foundation
         for (panel, recordIndex) in recordIndices.enumerated() {
             let record = scene.records[recordIndex]
             let at = layout.panelOrigin(panel)
-            out += "<g class=\"panel\" data-step=\"\(record.step)\" data-t=\"\(NumberFormat.shortest(record.t))\" transform=\"translate(\(n(at.x)) \(n(at.y)))\">\n"
+            out +=
+                "<g class=\"panel\" data-step=\"\(record.step)\" data-t=\"\(NumberFormat.shortest(record.t))\" transform=\"translate(\(n(at.x)) \(n(at.y)))\">\n"
             out += "<rect class=\"world\" width=\"\(n(layout.panelSize.x))\" height=\"\(n(layout.panelSize.y))\"/>\n"
             out += "<g clip-path=\"url(#world-clip)\"><g class=\"scene\" transform=\"\(flip)\">\n"
             for segment in scene.segments {
-                out += "<line class=\"segment\" x1=\"\(n(segment.from.x))\" y1=\"\(n(segment.from.y))\" "
+                out +=
+                    "<line class=\"segment\" x1=\"\(n(segment.from.x))\" y1=\"\(n(segment.from.y))\" "
                     + "x2=\"\(n(segment.to.x))\" y2=\"\(n(segment.to.y))\" stroke-width=\"\(n(2 * segment.radius))\"/>\n"
             }
             for body in scene.bodies.indices {
@@ -127,9 +131,12 @@ import Foundation
                 out += jointElements(joint, scene: scene, record: record)
             }
             out += "</g></g>\n"
-            out += "<text class=\"time\" x=\"\(n((layout.panelSize.x - layout.cellSize.x) / 2 + 2))\" y=\"\(n(layout.panelSize.y + 15))\">"
+            out +=
+                "<text class=\"time\" x=\"\(n((layout.panelSize.x - layout.cellSize.x) / 2 + 2))\" y=\"\(n(layout.panelSize.y + 15))\">"
                 + "t = \(String(format: "%.2f", record.t)) s</text>\n"
-            out += gravityArrow(record.gravity, centre: Vec2((layout.panelSize.x + layout.cellSize.x) / 2 - 11, layout.panelSize.y + 11))
+            out += gravityArrow(
+                record.gravity, centre: Vec2((layout.panelSize.x + layout.cellSize.x) / 2 - 11, layout.panelSize.y + 11)
+            )
             out += "</g>\n"
         }
         out += "</svg>\n"
@@ -170,27 +177,36 @@ import Foundation
         let outline = scene.outline.bodies[body]
         let fill = Self.fill(body: body, type: outline.type)
         if outline.isCrate {
-            return "<polygon class=\"crate\" data-id=\"\(id)\" points=\"\(points(scene.corners(in: record, body: body)))\" "
+            return
+                "<polygon class=\"crate\" data-id=\"\(id)\" points=\"\(points(scene.corners(in: record, body: body)))\" "
                 + "fill=\"\(fill)\"><title>\(id)</title></polygon>\n"
         }
-        let pose = BodyPose(position: scene.position(in: record, body: body), angle: scene.angle(in: record, body: body))
+        let pose = BodyPose(
+            position: scene.position(in: record, body: body), angle: scene.angle(in: record, body: body))
         let common = "class=\"shape \(outline.type.rawValue)\" data-id=\"\(id)\""
         var out = ""
         for shape in outline.shapes {
             switch SceneOutline.place(shape, at: pose) {
             case .circle(let centre, let radius, let rim):
-                out += "<circle \(common) cx=\"\(n(centre.x))\" cy=\"\(n(centre.y))\" r=\"\(n(radius))\" fill=\"\(fill)\">"
+                out +=
+                    "<circle \(common) cx=\"\(n(centre.x))\" cy=\"\(n(centre.y))\" r=\"\(n(radius))\" fill=\"\(fill)\">"
                     + "<title>\(id)</title></circle>\n"
-                out += "<line class=\"radius\" data-id=\"\(id)\" x1=\"\(n(centre.x))\" y1=\"\(n(centre.y))\" "
+                out +=
+                    "<line class=\"radius\" data-id=\"\(id)\" x1=\"\(n(centre.x))\" y1=\"\(n(centre.y))\" "
                     + "x2=\"\(n(rim.x))\" y2=\"\(n(rim.y))\"/>\n"
             case .polygon(let corners, let radius) where radius > 0:
-                out += "<path \(common) d=\"\(Self.roundedPath(corners: corners, radius: radius))\" fill=\"\(fill)\">"
+                out +=
+                    "<path \(common) d=\"\(Self.roundedPath(corners: corners, radius: radius))\" fill=\"\(fill)\">"
                     + "<title>\(id)</title></path>\n"
             case .polygon(let corners, _):
-                out += "<polygon \(common) points=\"\(points(corners))\" fill=\"\(fill)\"><title>\(id)</title></polygon>\n"
+                out +=
+                    "<polygon \(common) points=\"\(points(corners))\" fill=\"\(fill)\"><title>\(id)</title></polygon>\n"
             case .segment(let from, let to, let radius):
-                let width = radius > 0 ? "stroke-width=\"\(n(2 * radius))\"" : "stroke-width=\"1.5\" vector-effect=\"non-scaling-stroke\""
-                out += "<line class=\"capsule \(outline.type.rawValue)\" data-id=\"\(id)\" x1=\"\(n(from.x))\" y1=\"\(n(from.y))\" "
+                let width =
+                    radius > 0
+                    ? "stroke-width=\"\(n(2 * radius))\"" : "stroke-width=\"1.5\" vector-effect=\"non-scaling-stroke\""
+                out +=
+                    "<line class=\"capsule \(outline.type.rawValue)\" data-id=\"\(id)\" x1=\"\(n(from.x))\" y1=\"\(n(from.y))\" "
                     + "x2=\"\(n(to.x))\" y2=\"\(n(to.y))\" stroke=\"\(outline.type == .kinematic ? "#8a9bb0" : fill)\" \(width)>"
                     + "<title>\(id)</title></line>\n"
             }
@@ -221,10 +237,12 @@ import Foundation
         let kind = Markup.escape(joint.kind)
         var out = ""
         if let groove = line.groove {
-            out += "<line class=\"groove\" data-kind=\"\(kind)\" x1=\"\(n(groove.0.x))\" y1=\"\(n(groove.0.y))\" "
+            out +=
+                "<line class=\"groove\" data-kind=\"\(kind)\" x1=\"\(n(groove.0.x))\" y1=\"\(n(groove.0.y))\" "
                 + "x2=\"\(n(groove.1.x))\" y2=\"\(n(groove.1.y))\"/>\n"
         }
-        out += "<line class=\"joint\" data-kind=\"\(kind)\" x1=\"\(n(line.from.x))\" y1=\"\(n(line.from.y))\" "
+        out +=
+            "<line class=\"joint\" data-kind=\"\(kind)\" x1=\"\(n(line.from.x))\" y1=\"\(n(line.from.y))\" "
             + "x2=\"\(n(line.to.x))\" y2=\"\(n(line.to.y))\"><title>\(kind)</title></line>\n"
         return out
     }
@@ -236,7 +254,8 @@ import Foundation
         let title = "<title>gravity (\(NumberFormat.shortest(gravity.x)), \(NumberFormat.shortest(gravity.y)))</title>"
         let length = gravity.length
         guard length > 0, length.isFinite else {
-            return "<g class=\"gravity\">\(title)<circle cx=\"\(n(centre.x))\" cy=\"\(n(centre.y))\" r=\"2\" fill=\"#c0392b\"/></g>\n"
+            return
+                "<g class=\"gravity\">\(title)<circle cx=\"\(n(centre.x))\" cy=\"\(n(centre.y))\" r=\"2\" fill=\"#c0392b\"/></g>\n"
         }
         let d = Vec2(gravity.x / length * 8, -gravity.y / length * 8)
         return "<g class=\"gravity\">\(title)<line x1=\"\(n(centre.x - d.x))\" y1=\"\(n(centre.y - d.y))\" "

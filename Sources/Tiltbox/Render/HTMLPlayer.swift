@@ -46,7 +46,9 @@ import Foundation
         var bytes: [UInt8] = []
         let data = dataJSON(scene: scene, decimation: decimation(for: scene))
         bytes.reserveCapacity(data.count + HTMLPlayerPage.head.utf8.count + HTMLPlayerPage.tail.utf8.count + 256)
-        bytes.append(contentsOf: HTMLPlayerPage.head.replacingOccurrences(of: "{{TITLE}}", with: Markup.escape(scene.title)).utf8)
+        bytes.append(
+            contentsOf: HTMLPlayerPage.head.replacingOccurrences(of: "{{TITLE}}", with: Markup.escape(scene.title)).utf8
+        )
         bytes.append(contentsOf: data)
         bytes.append(contentsOf: HTMLPlayerPage.tail.utf8)
         return bytes
@@ -89,7 +91,8 @@ import Foundation
         let hasEnergy = !kept.isEmpty && energies.allSatisfy { $0 != nil }
         raw(",\"energy\":")
         if hasEnergy {
-            Markup.appendScriptJSONString(scene.energyIsPerUnitMass ? "kinetic energy per unit mass" : "kinetic energy", to: &out)
+            Markup.appendScriptJSONString(
+                scene.energyIsPerUnitMass ? "kinetic energy per unit mass" : "kinetic energy", to: &out)
         } else {
             raw("null")
         }
@@ -144,8 +147,10 @@ import Foundation
                 switch shape {
                 case .circle(let radius, let offset): raw("[\"c\""); numbers([radius, offset.x, offset.y])
                 case .box(let size, let radius): raw("[\"b\""); numbers([size.x, size.y, radius])
-                case .polygon(let vertices, let radius): raw("[\"p\""); numbers([radius] + vertices.flatMap { [$0.x, $0.y] })
-                case .segment(let from, let to, let radius): raw("[\"s\""); numbers([radius, from.x, from.y, to.x, to.y])
+                case .polygon(let vertices, let radius):
+                    raw("[\"p\""); numbers([radius] + vertices.flatMap { [$0.x, $0.y] })
+                case .segment(let from, let to, let radius):
+                    raw("[\"s\""); numbers([radius, from.x, from.y, to.x, to.y])
                 }
                 raw("]")
             }
@@ -156,7 +161,9 @@ import Foundation
             raw(i > 0 ? ",[" : "[")
             Markup.appendScriptJSONString(joint.kind, to: &out)
             raw(",\(joint.a ?? -1),\(joint.b ?? -1)")
-            numbers([joint.anchorA.x, joint.anchorA.y, joint.anchorB.x, joint.anchorB.y] + (joint.groove ?? []).flatMap { [$0.x, $0.y] })
+            numbers(
+                [joint.anchorA.x, joint.anchorA.y, joint.anchorB.x, joint.anchorB.y]
+                    + (joint.groove ?? []).flatMap { [$0.x, $0.y] })
             raw("]")
         }
         raw("]")

@@ -39,7 +39,11 @@
             let slack = 1e-9 * max(1, abs(last))
             for t in list {
                 guard t.isFinite, t >= first - slack, t <= last + slack else {
-                    throw InputError(file: "--at", reason: "\(NumberFormat.shortest(t)) is outside the trace's times, \(NumberFormat.shortest(first)) to \(NumberFormat.shortest(last)) s")
+                    throw InputError(
+                        file: "--at",
+                        reason:
+                            "\(NumberFormat.shortest(t)) is outside the trace's times, \(NumberFormat.shortest(first)) to \(NumberFormat.shortest(last)) s"
+                    )
                 }
             }
             wanted = list
@@ -50,7 +54,11 @@
             let span = last - first
             let count = (span / seconds + 1e-9).rounded(.down) + 1
             guard count <= Double(Self.maxPanels) else {
-                throw InputError(file: "--every", reason: "\(NumberFormat.shortest(seconds)) s over \(NumberFormat.shortest(span)) s gives \(NumberFormat.shortest(count)) panels; the limit is \(Self.maxPanels)")
+                throw InputError(
+                    file: "--every",
+                    reason:
+                        "\(NumberFormat.shortest(seconds)) s over \(NumberFormat.shortest(span)) s gives \(NumberFormat.shortest(count)) panels; the limit is \(Self.maxPanels)"
+                )
             }
             wanted = (0..<Int(count)).map { first + Double($0) * seconds }
         }

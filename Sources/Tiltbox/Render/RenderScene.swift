@@ -47,14 +47,21 @@
     public init(trace: Trace, file: String) throws(InputError) {
         let header = trace.header
         guard header.records == .states else {
-            throw InputError(file: file, path: TraceHeader.keyName(of: \.records),
-                             reason: "a hash trace (run --hashes) holds no states to draw; record one with 'tiltbox run ... --trace FILE' without --hashes")
+            throw InputError(
+                file: file, path: TraceHeader.keyName(of: \.records),
+                reason:
+                    "a hash trace (run --hashes) holds no states to draw; record one with 'tiltbox run ... --trace FILE' without --hashes"
+            )
         }
         let fields = header.fields
         guard let x = fields.firstIndex(of: "x"), let y = fields.firstIndex(of: "y"),
-              let angle = fields.firstIndex(of: "angle") else {
-            throw InputError(file: file, path: "fields",
-                             reason: "the records have no \"x\", \"y\" and \"angle\" fields to draw (fields: \(fields.joined(separator: ", ")))")
+            let angle = fields.firstIndex(of: "angle")
+        else {
+            throw InputError(
+                file: file, path: "fields",
+                reason:
+                    "the records have no \"x\", \"y\" and \"angle\" fields to draw (fields: \(fields.joined(separator: ", ")))"
+            )
         }
         guard !trace.records.isEmpty else {
             throw InputError(file: file, reason: "the trace has no records to draw")
@@ -63,7 +70,9 @@
         xField = x
         yField = y
         angleField = angle
-        if let vx = fields.firstIndex(of: "vx"), let vy = fields.firstIndex(of: "vy"), let w = fields.firstIndex(of: "w") {
+        if let vx = fields.firstIndex(of: "vx"), let vy = fields.firstIndex(of: "vy"),
+            let w = fields.firstIndex(of: "w")
+        {
             velocityFields = (vx, vy, w)
         } else {
             velocityFields = nil
@@ -81,7 +90,9 @@
         } else {
             sizes = Array(repeating: Self.defaultCrateSize, count: header.bodies.count)
             if !header.bodies.isEmpty {
-                notes.append("the trace has no crate sizes (header key \"\(TraceHeader.keyName(of: \.sizes))\"); drawing every crate 32×32")
+                notes.append(
+                    "the trace has no crate sizes (header key \"\(TraceHeader.keyName(of: \.sizes))\"); drawing every crate 32×32"
+                )
             }
         }
         masses = header.masses?.count == header.bodies.count ? header.masses : nil
@@ -94,7 +105,9 @@
             hasWorldSize = false
             origin = .zero
             extent = Vec2(1, 1)
-            notes.append("the trace has no world size (header key \"world.size\"); drawing the bounding box of the crate positions")
+            notes.append(
+                "the trace has no world size (header key \"world.size\"); drawing the bounding box of the crate positions"
+            )
             (origin, extent) = boundingBox()
         }
     }
@@ -138,8 +151,9 @@
 
     /// The four corners of body `body` in `record`, as `SceneRasterizer` computes them.
     public func corners(in record: TraceRecord, body: Int) -> [Vec2] {
-        SceneOutline.corners(position: position(in: record, body: body), size: sizes[body],
-                                angle: angle(in: record, body: body))
+        SceneOutline.corners(
+            position: position(in: record, body: body), size: sizes[body],
+            angle: angle(in: record, body: body))
     }
 
     /// Whether `kineticEnergy(of:)` is in energy units (the trace has `masses`) or
@@ -158,7 +172,9 @@
             let base = body * stride
             let m = masses?[body] ?? 1
             let size = sizes[body]
-            let v2 = record.states[base + vx] * record.states[base + vx] + record.states[base + vy] * record.states[base + vy]
+            let v2 =
+                record.states[base + vx] * record.states[base + vx] + record.states[base + vy]
+                * record.states[base + vy]
             let omega = record.states[base + w]
             let moment = m * (size.x * size.x + size.y * size.y) / 12
             total += 0.5 * m * v2 + 0.5 * moment * omega * omega

@@ -100,9 +100,12 @@ public enum PlacedShape: Sendable, Equatable {
         }
 
         /// A joint between bodies `a` and `b` (`nil`: the world), its outline's ids the indices.
-        public init(kind: String, a: Int?, b: Int?, anchorA: Vec2 = .zero, anchorB: Vec2 = .zero, groove: [Vec2]? = nil) {
-            self.init(JointOutline(kind: kind, a: a.map(String.init) ?? "static", b: b.map(String.init) ?? "static",
-                                   anchorA: anchorA, anchorB: anchorB, groove: groove), a: a, b: b)
+        public init(kind: String, a: Int?, b: Int?, anchorA: Vec2 = .zero, anchorB: Vec2 = .zero, groove: [Vec2]? = nil)
+        {
+            self.init(
+                JointOutline(
+                    kind: kind, a: a.map(String.init) ?? "static", b: b.map(String.init) ?? "static",
+                    anchorA: anchorA, anchorB: anchorB, groove: groove), a: a, b: b)
         }
     }
 
@@ -201,10 +204,12 @@ public enum PlacedShape: Sendable, Equatable {
     public static func place(_ shape: ShapeGeometry, at pose: BodyPose) -> PlacedShape {
         switch shape {
         case .circle(let radius, let offset):
-            return .circle(centre: pose.world(offset), radius: radius, rim: pose.world(Vec2(offset.x + radius, offset.y)))
+            return .circle(
+                centre: pose.world(offset), radius: radius, rim: pose.world(Vec2(offset.x + radius, offset.y)))
         case .box(let size, let radius):
             let hw = size.x / 2, hh = size.y / 2
-            return .polygon(corners: [Vec2(-hw, -hh), Vec2(hw, -hh), Vec2(hw, hh), Vec2(-hw, hh)].map(pose.world), radius: radius)
+            return .polygon(
+                corners: [Vec2(-hw, -hh), Vec2(hw, -hh), Vec2(hw, hh), Vec2(-hw, hh)].map(pose.world), radius: radius)
         case .polygon(let vertices, let radius):
             return .polygon(corners: vertices.map(pose.world), radius: radius)
         case .segment(let from, let to, let radius):
@@ -216,7 +221,9 @@ public enum PlacedShape: Sendable, Equatable {
     /// body's pose (`pose(nil)` is never asked: the world's anchors are world points).
     /// For a groove joint the line runs from anchor B to the nearest point of the
     /// groove, and `groove` gives the groove's ends in the world.
-    public static func line(of joint: IndexedJoint, pose: (Int) -> BodyPose) -> (from: Vec2, to: Vec2, groove: (Vec2, Vec2)?) {
+    public static func line(of joint: IndexedJoint, pose: (Int) -> BodyPose) -> (
+        from: Vec2, to: Vec2, groove: (Vec2, Vec2)?
+    ) {
         func world(_ end: Int?, _ p: Vec2) -> Vec2 { end.map { pose($0).world(p) } ?? p }
         let b = world(joint.b, joint.anchorB)
         guard let groove = joint.groove, groove.count == 2 else {
@@ -287,8 +294,11 @@ extension SceneOutline {
     /// The four corners of a crate of `size` centred at `position` and turned by `angle`
     /// (counter-clockwise), in world coordinates.
     static func corners(position: Vec2, size: Vec2, angle: Double) -> [Vec2] {
-        guard case .polygon(let corners, _) = SceneOutline.place(.box(size: size, radius: 0),
-                                                                   at: BodyPose(position: position, angle: angle)) else { return [] }
+        guard
+            case .polygon(let corners, _) = SceneOutline.place(
+                .box(size: size, radius: 0),
+                at: BodyPose(position: position, angle: angle))
+        else { return [] }
         return corners
     }
 }

@@ -20,8 +20,10 @@ public struct GravityInput: Sendable {
 
     /// Creates the choice of gravity input. The defaults (all `nil`, `.hold`) mean the scenario decides:
     /// its `tilt` key when it has one, else its constant `world.gravity`.
-    public init(file: String? = nil, orientation: Orientation? = nil, g: Double? = nil,
-                interpolation: Interpolation = .hold, convention: SensorConvention? = nil) {
+    public init(
+        file: String? = nil, orientation: Orientation? = nil, g: Double? = nil,
+        interpolation: Interpolation = .hold, convention: SensorConvention? = nil
+    ) {
         self.file = file
         self.orientation = orientation
         self.g = g

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Ends a run that does not answer a signal because it is stuck inside one physics step.
 ///
@@ -96,7 +97,8 @@ import Synchronization
                 message = "tiltbox: \(name): step \(step) did not return within \(Int(patience)) s; \(error)"
             } else {
                 let where_ = writer.path == "-" ? "" : " \(writer.path)"
-                message = "tiltbox: \(name): step \(step) did not return within \(Int(patience)) s; the trace\(where_) ends interrupted at step \(ending.steps)"
+                message =
+                    "tiltbox: \(name): step \(step) did not return within \(Int(patience)) s; the trace\(where_) ends interrupted at step \(ending.steps)"
             }
         } else if let writer = run.writer {
             writer.discardAbandoned()

@@ -18,8 +18,10 @@ import Foundation
         /// override of the same path (`ScenarioOverride.merged`).
         public var set: [ScenarioOverride]
 
-        public init(tilt: String? = nil, orientation: Orientation? = nil, interpolate: Interpolation? = nil,
-                    g: Double? = nil, convention: SensorConvention? = nil, set: [ScenarioOverride] = []) {
+        public init(
+            tilt: String? = nil, orientation: Orientation? = nil, interpolate: Interpolation? = nil,
+            g: Double? = nil, convention: SensorConvention? = nil, set: [ScenarioOverride] = []
+        ) {
             self.tilt = tilt
             self.orientation = orientation
             self.interpolate = interpolate
@@ -48,8 +50,10 @@ import Foundation
     /// `reference`; `scenarioPath` is the scenario named on the command line, if any.
     /// - Throws: `InputError` when the scenario is not named and the header does not
     ///   record it, or when a file the header names is not there.
-    public static func plan(reference: TraceHeader, tracePath: String, scenarioPath: String?,
-                            overrides: Overrides) throws(InputError) -> ReferenceReplay {
+    public static func plan(
+        reference: TraceHeader, tracePath: String, scenarioPath: String?,
+        overrides: Overrides
+    ) throws(InputError) -> ReferenceReplay {
         let source = reference.source
         // The header's overrides are applied again, then the command line's.
         var recorded: [ScenarioOverride] = []
@@ -57,7 +61,8 @@ import Foundation
             do {
                 recorded.append(try ScenarioOverride(path: override.path, json: override.json))
             } catch {
-                throw InputError(file: tracePath, path: TraceHeader.Source.fieldPath(of: \.overrides), reason: error.description)
+                throw InputError(
+                    file: tracePath, path: TraceHeader.Source.fieldPath(of: \.overrides), reason: error.description)
             }
         }
         let scenarioOverrides = ScenarioOverride.merged(recorded, overrides.set)
@@ -67,30 +72,39 @@ import Foundation
         } else if let source {
             resolvedScenario = source.scenario.map { TraceHeader.Source.resolvedPath($0, forTrace: tracePath) }
         } else {
-            throw InputError(file: tracePath, reason: "the header does not record its scenario (a trace written by "
-                             + "an older tiltbox): name it, as in 'tiltbox verify SCENARIO --against \(tracePath)'")
+            throw InputError(
+                file: tracePath,
+                reason: "the header does not record its scenario (a trace written by "
+                    + "an older tiltbox): name it, as in 'tiltbox verify SCENARIO --against \(tracePath)'")
         }
         if let resolvedScenario, scenarioPath == nil {
-            try requireRecorded(resolvedScenario, key: TraceHeader.Source.fieldPath(of: \.scenario), what: "scenario", tracePath: tracePath)
+            try requireRecorded(
+                resolvedScenario, key: TraceHeader.Source.fieldPath(of: \.scenario), what: "scenario",
+                tracePath: tracePath)
         }
         var plan = try RunPlan.load(scenarioPath: resolvedScenario, overrides: scenarioOverrides)
-        var input = GravityInput(file: overrides.tilt, orientation: overrides.orientation ?? source?.orientation,
-                                 g: overrides.g ?? source?.g,
-                                 interpolation: overrides.interpolate ?? source?.interpolate ?? .hold,
-                                 convention: overrides.convention ?? source?.convention)
+        var input = GravityInput(
+            file: overrides.tilt, orientation: overrides.orientation ?? source?.orientation,
+            g: overrides.g ?? source?.g,
+            interpolation: overrides.interpolate ?? source?.interpolate ?? .hold,
+            convention: overrides.convention ?? source?.convention)
         if overrides.tilt == nil, let recorded = source?.tilt {
             let path = TraceHeader.Source.resolvedPath(recorded, forTrace: tracePath)
-            try requireRecorded(path, key: TraceHeader.Source.fieldPath(of: \.tilt), what: "tilt input", tracePath: tracePath)
+            try requireRecorded(
+                path, key: TraceHeader.Source.fieldPath(of: \.tilt), what: "tilt input", tracePath: tracePath)
             input.file = path
         }
         plan.gravity = input
         return ReferenceReplay(plan: plan, reference: reference)
     }
 
-    private static func requireRecorded(_ path: String, key: String, what: String, tracePath: String) throws(InputError) {
+    private static func requireRecorded(_ path: String, key: String, what: String, tracePath: String) throws(InputError)
+    {
         guard !FileManager.default.fileExists(atPath: path) else { return }
-        throw InputError(file: tracePath, path: key, reason: "the \(what) the reference was recorded from, \(path), "
-                         + "is not there; name it on the command line")
+        throw InputError(
+            file: tracePath, path: key,
+            reason: "the \(what) the reference was recorded from, \(path), "
+                + "is not there; name it on the command line")
     }
 
     /// The header this run's trace will have, for `TraceHeaderMismatch.between`.
@@ -113,7 +127,8 @@ import Foundation
     /// when loaded, than the one the header records.
     public var scenarioChanged: Bool {
         guard let recorded = reference.source?.scenarioSHA256, let loaded = plan.scenarioSHA256,
-              scenario.name == reference.scenario else {
+            scenario.name == reference.scenario
+        else {
             return false
         }
         return loaded != recorded
@@ -135,19 +150,25 @@ import Foundation
     public func divergenceNotes(tilt: LoadedTilt?, platform: TraceHeader.Platform = .current) -> [String] {
         var notes: [String] = []
         if scenarioChanged, let scenarioPath {
-            notes.append("the scenario \(scenarioPath) changed since the reference was recorded (its SHA-256 differs from the reference header's)")
+            notes.append(
+                "the scenario \(scenarioPath) changed since the reference was recorded (its SHA-256 differs from the reference header's)"
+            )
         }
         if tiltChanged(tilt), let path = input.file ?? scenario.tilt?.file {
-            notes.append("the tilt input \(path) changed since the reference was recorded (its SHA-256 differs from the reference header's)")
+            notes.append(
+                "the tilt input \(path) changed since the reference was recorded (its SHA-256 differs from the reference header's)"
+            )
         }
         if let recorded = reference.platform {
             let differences = recorded.differences(from: platform)
             if !differences.isEmpty {
                 let names = differences.map(TraceHeader.Platform.label(ofKey:))
-                notes.append("the reference was recorded on another platform (\(names.joined(separator: ", ")) "
-                             + (names.count == 1 ? "differs" : "differ") + "; "
-                             + "reference: \(recorded.summary); this run: \(platform.summary)): bit-identical results are not "
-                             + "expected across architectures, Chipmunk builds or libm variants; compare within a bound with --tolerance")
+                notes.append(
+                    "the reference was recorded on another platform (\(names.joined(separator: ", ")) "
+                        + (names.count == 1 ? "differs" : "differ") + "; "
+                        + "reference: \(recorded.summary); this run: \(platform.summary)): bit-identical results are not "
+                        + "expected across architectures, Chipmunk builds or libm variants; compare within a bound with --tolerance"
+                )
             }
         }
         return notes

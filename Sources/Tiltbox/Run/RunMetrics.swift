@@ -72,9 +72,11 @@ public struct RunMetrics: Sendable, Equatable {
             guard let number = value.numberValue else { return .none }
             return .some(number)
         }
-        guard node.objectMembers != nil, let energy = optionalNumber("kineticEnergy"), let speed = optionalNumber("maxSpeed"),
-              let rest = optionalNumber("restTime"), let digest = node["digest"]?.stringValue,
-              let boundsNode = node["bounds"] else { return nil }
+        guard node.objectMembers != nil, let energy = optionalNumber("kineticEnergy"),
+            let speed = optionalNumber("maxSpeed"),
+            let rest = optionalNumber("restTime"), let digest = node["digest"]?.stringValue,
+            let boundsNode = node["bounds"]
+        else { return nil }
         var bounds: [Double]?
         if let elements = boundsNode.arrayValue {
             let values = elements.compactMap(\.numberValue)
@@ -85,7 +87,8 @@ public struct RunMetrics: Sendable, Equatable {
         } else {
             return nil
         }
-        return RunMetrics(kineticEnergy: energy ?? .nan, maxSpeed: speed ?? .nan, restTime: rest, bounds: bounds, digest: digest)
+        return RunMetrics(
+            kineticEnergy: energy ?? .nan, maxSpeed: speed ?? .nan, restTime: rest, bounds: bounds, digest: digest)
     }
 }
 
@@ -126,7 +129,8 @@ public final class RunMetricsSink: RecordSink {
         var box: [Double]?
         for i in 0..<min(masses.count, states.count / BodyStateLayout.count) {
             let base = i * BodyStateLayout.count
-            let vx = states[base + BodyStateLayout.vx], vy = states[base + BodyStateLayout.vy], w = states[base + BodyStateLayout.w]
+            let vx = states[base + BodyStateLayout.vx], vy = states[base + BodyStateLayout.vy],
+                w = states[base + BodyStateLayout.w]
             let speed = (vx * vx + vy * vy).squareRoot()
             maxSpeed = max(maxSpeed, speed)
             if !(speed < RunMetrics.restSpeed) { moving = true }

@@ -15,8 +15,10 @@ public struct RunOptions: Sendable {
 
     /// Creates options; the defaults record every step of the scenario's duration, fed by a
     /// steady 60 Hz frame clock, not paced in real time.
-    public init(every: Int = 1, totalSteps: Int? = nil, frames: FrameProfile = .steady(hz: 60),
-                realtime: Bool = false, fps: Double = 60) {
+    public init(
+        every: Int = 1, totalSteps: Int? = nil, frames: FrameProfile = .steady(hz: 60),
+        realtime: Bool = false, fps: Double = 60
+    ) {
         self.every = every
         self.totalSteps = totalSteps
         self.frames = frames

@@ -44,8 +44,10 @@ import Foundation
     /// are hashed and loaded; the overlap census the loader takes also gives the
     /// warnings. The tilt file is not read yet (`resolve`).
     /// - Throws: `InputError` naming the file and place at fault.
-    public static func load(scenarioPath: String?, overrides: [ScenarioOverride] = [],
-                            gravity: GravityInput = GravityInput()) throws(InputError) -> RunPlan {
+    public static func load(
+        scenarioPath: String?, overrides: [ScenarioOverride] = [],
+        gravity: GravityInput = GravityInput()
+    ) throws(InputError) -> RunPlan {
         let checked: ScenarioLoader.Checked
         var sha256: String?
         if let scenarioPath {
@@ -55,8 +57,9 @@ import Foundation
         } else {
             checked = try BuiltInScenario.loadChecked(overrides: overrides)
         }
-        return RunPlan(scenarioPath: scenarioPath, label: scenarioPath ?? builtInLabel, scenario: checked.scenario,
-                       scenarioSHA256: sha256, warnings: checked.warnings, overrides: overrides, gravity: gravity)
+        return RunPlan(
+            scenarioPath: scenarioPath, label: scenarioPath ?? builtInLabel, scenario: checked.scenario,
+            scenarioSHA256: sha256, warnings: checked.warnings, overrides: overrides, gravity: gravity)
     }
 
     /// The orientation and g of the tilt input, and of the live view's arrow keys
@@ -83,8 +86,9 @@ import Foundation
     /// The trace header's `source` for a run with `resolved`'s tilt: paths as given, the
     /// scenario's hash from its load, the tilt file hashed now, the tilt options applied and the overrides.
     public func source(_ resolved: Resolved) -> TraceHeader.Source {
-        var source = TraceHeader.Source.describing(scenarioPath: scenarioPath, scenarioSHA256: scenarioSHA256,
-                                                   scenario: scenario, input: gravity, tilt: resolved.tilt)
+        var source = TraceHeader.Source.describing(
+            scenarioPath: scenarioPath, scenarioSHA256: scenarioSHA256,
+            scenario: scenario, input: gravity, tilt: resolved.tilt)
         source.overrides = overrides.map(TraceHeader.Source.Override.init)
         return source
     }
@@ -103,10 +107,13 @@ import Foundation
     ///   - progress: Called after each frame.
     ///   - sinks: More consumers of the records.
     /// - Throws: `RunFailure` when the trace cannot be written.
-    public func runHeadless(_ resolved: Resolved, options: RunOptions, tracePath: String?, source: TraceHeader.Source?,
-                            progress: (RunSession) -> Void = { _ in }, sinks: [any RecordSink] = []) throws -> RunSummary {
-        try ScenarioRunner.run(scenario: scenario, track: resolved.track, options: options, tracePath: tracePath,
-                               tiltName: resolved.tilt?.source, source: source,
-                               progress: progress, sinks: sinks)
+    public func runHeadless(
+        _ resolved: Resolved, options: RunOptions, tracePath: String?, source: TraceHeader.Source?,
+        progress: (RunSession) -> Void = { _ in }, sinks: [any RecordSink] = []
+    ) throws -> RunSummary {
+        try ScenarioRunner.run(
+            scenario: scenario, track: resolved.track, options: options, tracePath: tracePath,
+            tiltName: resolved.tilt?.source, source: source,
+            progress: progress, sinks: sinks)
     }
 }

@@ -116,8 +116,10 @@ public final class RunSession {
     ///   - totalSteps: overrides `scenario.totalSteps` (the CLI's `--duration`).
     ///   - every: record interval in steps, ≥ 1.
     ///   - sinks: further sinks, given every record after the recording one.
-    public init(scenario: Scenario, track: any GravityTrack, totalSteps: Int? = nil, every: Int = 1,
-                sinks: [any RecordSink] = []) {
+    public init(
+        scenario: Scenario, track: any GravityTrack, totalSteps: Int? = nil, every: Int = 1,
+        sinks: [any RecordSink] = []
+    ) {
         precondition(every >= 1)
         self.scenario = scenario
         self.track = track
@@ -149,12 +151,15 @@ public final class RunSession {
     ///   - trace: where to write the trace and what its header records.
     ///   - sinks: further sinks, given every record after the recording one.
     /// - Throws: `TraceWriteError` when the trace cannot be created.
-    public convenience init(scenario: Scenario, track: any GravityTrack, totalSteps: Int? = nil, every: Int = 1,
-                            trace: TraceOutput, sinks: [any RecordSink] = []) throws {
+    public convenience init(
+        scenario: Scenario, track: any GravityTrack, totalSteps: Int? = nil, every: Int = 1,
+        trace: TraceOutput, sinks: [any RecordSink] = []
+    ) throws {
         self.init(scenario: scenario, track: track, totalSteps: totalSteps, every: every, sinks: sinks)
-        var header = TraceHeader(scenario: scenario, every: every, duration: time(ofStep: self.totalSteps),
-                                 tilt: trace.tilt, space: world.spaceSettings, jointOutlines: world.jointOutlines,
-                                 source: trace.source?.relativized(toTrace: trace.path))
+        var header = TraceHeader(
+            scenario: scenario, every: every, duration: time(ofStep: self.totalSteps),
+            tilt: trace.tilt, space: world.spaceSettings, jointOutlines: world.jointOutlines,
+            source: trace.source?.relativized(toTrace: trace.path))
         if trace.hashes { header.records = .hashes }
         recording.writer = try TraceWriter(path: trace.path, header: header)
     }
@@ -234,8 +239,10 @@ public final class RunSession {
     }
 
     /// Runs to the end on `clock`, checking `shouldStop` between steps.
-    public func run(clock: inout some FrameClock, shouldStop: () -> Bool = { false },
-                    onFrame: (RunSession) -> Void = { _ in }) throws -> RunOutcome {
+    public func run(
+        clock: inout some FrameClock, shouldStop: () -> Bool = { false },
+        onFrame: (RunSession) -> Void = { _ in }
+    ) throws -> RunOutcome {
         try start()
         while ended == nil {
             if shouldStop() {
@@ -294,8 +301,9 @@ public final class RunSession {
         if case .diverged(let step, _) = outcome { steps = step } else { steps = stepper.stepCount }
         let simTime = time(ofStep: steps)
         if let failure = writeFailure {
-            let end = TraceEnd.error("trace write failed: \(failure)", steps: stepper.stepCount,
-                                     simTime: stepper.simulatedTime, droppedTime: stepper.droppedTime)
+            let end = TraceEnd.error(
+                "trace write failed: \(failure)", steps: stepper.stepCount,
+                simTime: stepper.simulatedTime, droppedTime: stepper.droppedTime)
             // The trace is broken already: close what can be closed so it ends in a whole line.
             for sink in sinks { try? sink.finish(end: end) }
             let failed = RunFailure(summary: nil, message: "\(failure)", writeError: failure as? TraceWriteError)
@@ -318,7 +326,8 @@ public final class RunSession {
             summary.wallTime = RealTimeClock.now() - startedAt
         }
         if let closeFailure {
-            let failed = RunFailure(summary: summary, message: "\(closeFailure)", writeError: closeFailure as? TraceWriteError)
+            let failed = RunFailure(
+                summary: summary, message: "\(closeFailure)", writeError: closeFailure as? TraceWriteError)
             result = .failure(failed)
             throw failed
         }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// What a running `RunSession` shares with the `InterruptWatchdog`, and the hand-off rule
 /// that keeps the two from both finishing the trace.
@@ -56,8 +57,9 @@ final class RunWatch: @unchecked Sendable {
         if !exchanged && original == State.takenOver.rawValue { Self.park() }
         defer {
             if exchanged {
-                _ = state.compareExchange(expected: State.writing.rawValue, desired: State.running.rawValue,
-                                      ordering: .acquiringAndReleasing)
+                _ = state.compareExchange(
+                    expected: State.writing.rawValue, desired: State.running.rawValue,
+                    ordering: .acquiringAndReleasing)
             }
         }
         return try body()
@@ -119,7 +121,9 @@ final class RunWatch: @unchecked Sendable {
         let steps = stepsTaken.load(ordering: .relaxed)
         let dropped = Double(bitPattern: droppedBits.load(ordering: .relaxed))
         let simTime = Double(steps) * dt
-        return .takenOver(Ending(end: TraceEnd(outcome: .interrupted, steps: steps, simTime: simTime, droppedTime: dropped),
-                                 steps: steps, writerIsFree: writerIsFree))
+        return .takenOver(
+            Ending(
+                end: TraceEnd(outcome: .interrupted, steps: steps, simTime: simTime, droppedTime: dropped),
+                steps: steps, writerIsFree: writerIsFree))
     }
 }

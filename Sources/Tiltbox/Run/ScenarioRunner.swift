@@ -27,12 +27,14 @@
     ) throws -> RunSummary {
         let session: RunSession
         if let tracePath {
-            session = try RunSession(scenario: scenario, track: track, totalSteps: options.totalSteps, every: options.every,
-                                     trace: .init(path: tracePath, tilt: tiltName, source: source, hashes: options.hashes),
-                                     sinks: sinks)
+            session = try RunSession(
+                scenario: scenario, track: track, totalSteps: options.totalSteps, every: options.every,
+                trace: .init(path: tracePath, tilt: tiltName, source: source, hashes: options.hashes),
+                sinks: sinks)
         } else {
-            session = RunSession(scenario: scenario, track: track, totalSteps: options.totalSteps, every: options.every,
-                                 sinks: sinks)
+            session = RunSession(
+                scenario: scenario, track: track, totalSteps: options.totalSteps, every: options.every,
+                sinks: sinks)
         }
         do {
             if options.realtime {

@@ -19,8 +19,9 @@ public struct TiltFrame: Sendable, Equatable {
     /// The frame of a run of `scenario`: each option when given, else the scenario's
     /// `tilt.orientation` and `tilt.g`, else portrait and the length of `world.gravity`.
     public static func resolve(orientation: Orientation?, g: Double?, for scenario: Scenario) -> TiltFrame {
-        TiltFrame(orientation: orientation ?? scenario.tilt?.orientation ?? .portrait,
-                  g: g ?? scenario.tilt?.g ?? scenario.world.gravity.length)
+        TiltFrame(
+            orientation: orientation ?? scenario.tilt?.orientation ?? .portrait,
+            g: g ?? scenario.tilt?.g ?? scenario.world.gravity.length)
     }
 
     /// The frame of a tilt file read on its own: each option when given, else portrait

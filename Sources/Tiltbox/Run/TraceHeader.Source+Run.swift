@@ -2,8 +2,10 @@ extension TraceHeader.Source {
     /// The source of a run of `scenario`, read from `scenarioPath` (`nil`: built in)
     /// whose bytes had `scenarioSHA256`, with the gravity input `input` that loaded `tilt`
     /// (`nil`: constant `world.gravity`). Paths are as the user gave them; the tilt file is hashed now.
-    public static func describing(scenarioPath: String?, scenarioSHA256: String?, scenario: Scenario, input: GravityInput,
-                                  tilt: LoadedTilt?) -> TraceHeader.Source {
+    public static func describing(
+        scenarioPath: String?, scenarioSHA256: String?, scenario: Scenario, input: GravityInput,
+        tilt: LoadedTilt?
+    ) -> TraceHeader.Source {
         var source = TraceHeader.Source(scenario: scenarioPath, scenarioSHA256: scenarioSHA256)
         guard let tilt, let tiltPath = input.file ?? scenario.tilt?.file else { return source }
         source.tilt = tiltPath

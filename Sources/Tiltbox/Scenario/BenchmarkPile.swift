@@ -42,8 +42,9 @@
     public static func scenario(n: Int, seed: UInt64 = defaultSeed) -> Scenario {
         let w = worldSize(n: n)
         let crates = positions(n: n, seed: seed).enumerated().map { i, p in
-            CrateSpec(id: "c\(i)", position: p, size: Vec2(crateSide, crateSide), mass: 1,
-                      friction: 0.7, elasticity: 0.2)
+            CrateSpec(
+                id: "c\(i)", position: p, size: Vec2(crateSide, crateSide), mass: 1,
+                friction: 0.7, elasticity: 0.2)
         }
         return Scenario(
             name: "bench-pile-\(n)",
@@ -61,8 +62,12 @@
         let s = scenario(n: n, seed: seed)
         let f = NumberFormat.shortest
         var lines: [String] = []
-        lines.append("{\n  \"format\": \"tiltbox-scenario/1\",\n  \"name\": \"\(s.name)\",\n  \"description\": \"\(s.description)\",")
-        lines.append("  \"world\": { \"size\": [\(f(s.world.size.x)), \(f(s.world.size.y))], \"gravity\": [\(f(s.world.gravity.x)), \(f(s.world.gravity.y))], \"spatialIndex\": \"bbtree\" },")
+        lines.append(
+            "{\n  \"format\": \"tiltbox-scenario/1\",\n  \"name\": \"\(s.name)\",\n  \"description\": \"\(s.description)\","
+        )
+        lines.append(
+            "  \"world\": { \"size\": [\(f(s.world.size.x)), \(f(s.world.size.y))], \"gravity\": [\(f(s.world.gravity.x)), \(f(s.world.gravity.y))], \"spatialIndex\": \"bbtree\" },"
+        )
         lines.append("  \"timestep\": { \"hz\": 120, \"maxStepsPerFrame\": 8 },\n  \"duration\": 10,")
         lines.append("  \"walls\": { \"box\": true, \"radius\": 1, \"friction\": 0.7, \"elasticity\": 0.2 },")
         lines.append("  \"crates\": [")

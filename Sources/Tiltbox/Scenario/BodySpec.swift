@@ -21,8 +21,10 @@ public struct BodySpec: Sendable, Equatable {
     public var path: KinematicPath?
 
     /// Creates a body with the scenario's defaults: dynamic, at angle 0, at rest, with no path.
-    public init(id: String, type: BodyType = .dynamic, position: Vec2, angle: Double = 0, velocity: Vec2 = .zero,
-                angularVelocity: Double = 0, shapes: [ShapeSpec], path: KinematicPath? = nil) {
+    public init(
+        id: String, type: BodyType = .dynamic, position: Vec2, angle: Double = 0, velocity: Vec2 = .zero,
+        angularVelocity: Double = 0, shapes: [ShapeSpec], path: KinematicPath? = nil
+    ) {
         self.id = id
         self.type = type
         self.position = position
@@ -50,7 +52,8 @@ extension BodySpec {
             let bodyAngle = angle
             makeDriver = { KinematicPathTrack(path, bodyAngle: bodyAngle) }
         }
-        return BodyDefinition(id: id, type: type, position: position, angle: angle, velocity: velocity,
-                              angularVelocity: angularVelocity, shapes: shapes, makeDriver: makeDriver)
+        return BodyDefinition(
+            id: id, type: type, position: position, angle: angle, velocity: velocity,
+            angularVelocity: angularVelocity, shapes: shapes, makeDriver: makeDriver)
     }
 }

@@ -13,7 +13,8 @@
 
     /// `load(overrides:)` with the overlap census its checks took.
     static func loadChecked(overrides: [ScenarioOverride] = []) throws(InputError) -> ScenarioLoader.Checked {
-        try ScenarioLoader.parseChecked(text: json, file: "<built-in default>", baseDirectory: nil, overrides: overrides)
+        try ScenarioLoader.parseChecked(
+            text: json, file: "<built-in default>", baseDirectory: nil, overrides: overrides)
     }
 
     public static let json = """

@@ -47,8 +47,9 @@ public struct KinematicPathTrack: KinematicDriver {
         switch path {
         case .keyframes(let keyframes, let repeatMode):
             precondition(!keyframes.isEmpty, "a keyframe path needs at least one keyframe")
-            precondition(zip(keyframes, keyframes.dropFirst()).allSatisfy { $0.t < $1.t },
-                         "keyframe times must increase strictly")
+            precondition(
+                zip(keyframes, keyframes.dropFirst()).allSatisfy { $0.t < $1.t },
+                "keyframe times must increase strictly")
             shape = .keyframes(keyframes)
             self.repeatMode = repeatMode
             start = keyframes[0].t
@@ -62,9 +63,12 @@ public struct KinematicPathTrack: KinematicDriver {
             self.repeatMode = repeatMode
             start = 0
             end = duration
-            turnPerCycle = rotationMode == .none ? 0
-                : Self.wholeTurns(from: paced.tangentAngle(at: paced.place(atDistance: 0)),
-                                  to: paced.tangentAngle(at: paced.place(atDistance: paced.length)))
+            turnPerCycle =
+                rotationMode == .none
+                ? 0
+                : Self.wholeTurns(
+                    from: paced.tangentAngle(at: paced.place(atDistance: 0)),
+                    to: paced.tangentAngle(at: paced.place(atDistance: paced.length)))
             angleOffset = rotationMode == .autoReverse ? Double.pi : 0
         }
     }
@@ -93,9 +97,10 @@ public struct KinematicPathTrack: KinematicDriver {
     public func drive(step n: Int, dt: Double) -> KinematicDrive {
         let now = pose(at: Double(n) * dt)
         let next = pose(at: Double(n + 1) * dt)
-        return KinematicDrive(position: now.position, angle: now.angle,
-                              velocity: Vec2((next.position.x - now.position.x) / dt, (next.position.y - now.position.y) / dt),
-                              angularVelocity: (next.angle - now.angle) / dt)
+        return KinematicDrive(
+            position: now.position, angle: now.angle,
+            velocity: Vec2((next.position.x - now.position.x) / dt, (next.position.y - now.position.y) / dt),
+            angularVelocity: (next.angle - now.angle) / dt)
     }
 
     /// `t` folded into the first pass, [start, end], by the repeat mode, and the number of
@@ -104,7 +109,7 @@ public struct KinematicPathTrack: KinematicDriver {
     /// start + k·period (k ≥ 1) is the end of cycle k, the last pose, and the first pose
     /// follows just after it.
     private func cycleTime(_ t: Double) -> (local: Double, cycles: Double) {
-        guard t > start else { return (start, 0) }       // also NaN
+        guard t > start else { return (start, 0) } // also NaN
         guard t > end else { return (t, 0) }
         let period = end - start
         let elapsed = t - start
@@ -112,7 +117,7 @@ public struct KinematicPathTrack: KinematicDriver {
         case .none:
             return (end, 0)
         case .loop:
-            let phase = elapsed.truncatingRemainder(dividingBy: period)   // fmod: exact
+            let phase = elapsed.truncatingRemainder(dividingBy: period) // fmod: exact
             let cycles = ((elapsed - phase) / period).rounded()
             return phase == 0 ? (end, cycles - 1) : (start + phase, cycles)
         case .pingpong:
@@ -146,10 +151,11 @@ public struct KinematicPathTrack: KinematicDriver {
         let from = keyframes[low - 1]
         if low == keyframes.count || from.t == t { return BodyPose(position: from.position, angle: from.angle) }
         let to = keyframes[low]
-        let u = (t - from.t) / (to.t - from.t)   // to.t > t > from.t
+        let u = (t - from.t) / (to.t - from.t) // to.t > t > from.t
         let s = to.curve.value(progress: u, seconds: t - from.t)
-        return BodyPose(position: from.position + (to.position - from.position) * s,
-                             angle: from.angle + (to.angle - from.angle) * s)
+        return BodyPose(
+            position: from.position + (to.position - from.position) * s,
+            angle: from.angle + (to.angle - from.angle) * s)
     }
 }
 

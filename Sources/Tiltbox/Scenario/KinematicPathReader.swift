@@ -36,24 +36,29 @@ extension FieldReader {
         if let repeatNode = object["repeat"] { repeatMode = try enumeration(repeatNode, object.path("repeat")) }
         switch (object["keyframes"], object["bezierPath"]) {
         case (.some, .some(let bezierNode)):
-            throw error(at: bezierNode, object.path("bezierPath"),
-                        "a path has either \"keyframes\" or \"bezierPath\", not both")
+            throw error(
+                at: bezierNode, object.path("bezierPath"),
+                "a path has either \"keyframes\" or \"bezierPath\", not both")
         case (nil, nil):
             throw error(at: node, path, "missing \"keyframes\" or \"bezierPath\"")
         case (.some(let keyframesNode), nil):
             for key in ["duration", "rotationMode"] {
                 guard let extra = object[key] else { continue }
-                throw error(at: extra, object.path(key), "\"\(key)\" belongs to a \"bezierPath\"; keyframes carry their own times and angles")
+                throw error(
+                    at: extra, object.path(key),
+                    "\"\(key)\" belongs to a \"bezierPath\"; keyframes carry their own times and angles")
             }
             let keyframes = try poseKeyframes(keyframesNode, object.path("keyframes"))
             if repeatMode != .none, keyframes.count < 2, let repeatNode = object["repeat"] {
-                throw error(at: repeatNode, object.path("repeat"),
-                            "\"\(repeatMode.rawValue)\" needs at least two keyframes (a period longer than zero)")
+                throw error(
+                    at: repeatNode, object.path("repeat"),
+                    "\"\(repeatMode.rawValue)\" needs at least two keyframes (a period longer than zero)")
             }
             return .keyframes(keyframes, repeat: repeatMode)
         case (nil, .some(let bezierNode)):
             let points = try bezierPoints(bezierNode, object.path("bezierPath"))
-            let duration = try object.number("duration", default: nil, .positive(max: ScenarioLoader.limits.maxDuration))
+            let duration = try object.number(
+                "duration", default: nil, .positive(max: ScenarioLoader.limits.maxDuration))
             var rotationMode = PathRotationMode.none
             if let modeNode = object["rotationMode"] {
                 rotationMode = try enumeration(modeNode, object.path("rotationMode"))
@@ -78,8 +83,10 @@ extension FieldReader {
             let keyframe = PoseKeyframe(t: t, position: position, angle: angle, curve: curve)
             if let previous = keyframes.last {
                 if !(t > previous.t), let tNode = object["t"] {
-                    throw error(at: tNode, object.path("t"), "times must increase strictly: \(NumberFormat.shortest(t)) "
-                        + "is not after the previous keyframe's \(NumberFormat.shortest(previous.t))")
+                    throw error(
+                        at: tNode, object.path("t"),
+                        "times must increase strictly: \(NumberFormat.shortest(t)) "
+                            + "is not after the previous keyframe's \(NumberFormat.shortest(previous.t))")
                 }
                 try checkOvershoot(from: previous, to: keyframe, object)
             }
@@ -90,7 +97,9 @@ extension FieldReader {
 
     /// Refuses a curve whose overshoot (`TimingCurve.magnitudeBound`) could carry the pose
     /// beyond the coordinate or angle cap: the segment's values are `a + (b − a)·s` with `|s| ≤ bound`.
-    private func checkOvershoot(from start: PoseKeyframe, to end: PoseKeyframe, _ object: ObjectReader) throws(InputError) {
+    private func checkOvershoot(from start: PoseKeyframe, to end: PoseKeyframe, _ object: ObjectReader)
+        throws(InputError)
+    {
         let bound = end.curve.magnitudeBound
         guard bound > 1, let curveNode = object["curve"] else { return }
         let limits = ScenarioLoader.limits
@@ -102,8 +111,10 @@ extension FieldReader {
         for (name, a, b, cap) in reaches {
             let peak = abs(a) + abs(b - a) * bound
             guard peak > cap else { continue }
-            throw error(at: curveNode, object.path("curve"), "the curve \(end.curve) overshoots: \(name) could reach "
-                + "\(NumberFormat.shortest(peak)) in size, beyond the limit of \(NumberFormat.shortest(cap))")
+            throw error(
+                at: curveNode, object.path("curve"),
+                "the curve \(end.curve) overshoots: \(name) could reach "
+                    + "\(NumberFormat.shortest(peak)) in size, beyond the limit of \(NumberFormat.shortest(cap))")
         }
     }
 
@@ -111,8 +122,10 @@ extension FieldReader {
         let limits = ScenarioLoader.limits
         let items = try array(node, path, maxCount: 1 + 3 * limits.maxBezierSegments)
         guard items.count >= 4, (items.count - 1) % 3 == 0 else {
-            throw error(at: node, path, "expected a start point then three points per cubic segment "
-                + "(1 + 3k points with k ≥ 1: 4, 7, 10, ...), got \(items.count)")
+            throw error(
+                at: node, path,
+                "expected a start point then three points per cubic segment "
+                    + "(1 + 3k points with k ≥ 1: 4, 7, 10, ...), got \(items.count)")
         }
         var points: [Vec2] = []
         points.reserveCapacity(items.count)

@@ -92,7 +92,9 @@ struct OverlapCensus: Sendable {
                             let other = items[j]
                             guard item.boundsOverlap(other) else { continue }
                             // Count a pair once: in the cell of the lower-left corner of the boxes' overlap.
-                            guard level.key(max(item.minX, other.minX), max(item.minY, other.minY)) == cell else { continue }
+                            guard level.key(max(item.minX, other.minX), max(item.minY, other.minY)) == cell else {
+                                continue
+                            }
                             record(item, other)
                             if cratePairs > stopAfter {
                                 stoppedEarly = true
@@ -168,7 +170,8 @@ struct OverlapCensus: Sendable {
         /// Separating-axis test of two rotated boxes; touching (within rounding) is not overlapping.
         static func cratesOverlap(_ a: Item, _ b: Item) -> Bool {
             guard case .crate(let ca, let ha, let ua, let va) = a.shape,
-                  case .crate(let cb, let hb, let ub, let vb) = b.shape else { return false }
+                case .crate(let cb, let hb, let ub, let vb) = b.shape
+            else { return false }
             let d = cb - ca
             let slack = 1e-9 * max(ha.x, ha.y, hb.x, hb.y)
             for axis in [ua, va, ub, vb] {
@@ -183,7 +186,8 @@ struct OverlapCensus: Sendable {
         /// by the segment's radius on every side (Liang–Barsky clipping).
         static func crateTouchesSegment(_ crate: Item, _ segment: Item) -> Bool {
             guard case .crate(let c, let half, let u, let v) = crate.shape,
-                  case .segment(let from, let to, let radius) = segment.shape else { return false }
+                case .segment(let from, let to, let radius) = segment.shape
+            else { return false }
             let p = Vec2(dot(from - c, u), dot(from - c, v))
             let q = Vec2(dot(to - c, u), dot(to - c, v))
             let slack = 1e-9 * max(half.x, half.y, radius)
@@ -210,7 +214,7 @@ struct OverlapCensus: Sendable {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif

@@ -103,7 +103,7 @@ struct PacedBezierPath: Sendable {
             let mid = (low + high) / 2
             if cumulative[mid] <= d { low = mid } else { high = mid }
         }
-        let chordLength = cumulative[low + 1] - cumulative[low]   // > 0: cumulative[low] ≤ d < cumulative[low + 1]
+        let chordLength = cumulative[low + 1] - cumulative[low] // > 0: cumulative[low] ≤ d < cumulative[low + 1]
         let fraction = min(max((d - cumulative[low]) / chordLength, 0), 1)
         return Place(chord: low, segment: low / n, u: (Double(low % n) + fraction) / Double(n))
     }

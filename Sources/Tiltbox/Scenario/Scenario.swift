@@ -62,8 +62,9 @@ public struct Scenario: Sendable, Equatable {
         let w = world.size.x, h = world.size.y
         let corners = [Vec2(0, 0), Vec2(w, 0), Vec2(w, h), Vec2(0, h)]
         let box = (0..<4).map { i in
-            SegmentSpec(from: corners[i], to: corners[(i + 1) % 4], radius: walls.radius,
-                        friction: walls.friction, elasticity: walls.elasticity)
+            SegmentSpec(
+                from: corners[i], to: corners[(i + 1) % 4], radius: walls.radius,
+                friction: walls.friction, elasticity: walls.elasticity)
         }
         return box + segments
     }
@@ -129,9 +130,11 @@ public struct CrateSpec: Sendable, Equatable {
 
     /// Creates a crate with the scenario defaults: a 32 × 32 box of mass 1, friction 0.7,
     /// elasticity 0.3, at angle 0 and at rest.
-    public init(id: String, position: Vec2, size: Vec2 = Vec2(32, 32), angle: Double = 0, mass: Double = 1,
-                friction: Double = 0.7, elasticity: Double = 0.3, velocity: Vec2 = .zero,
-                angularVelocity: Double = 0) {
+    public init(
+        id: String, position: Vec2, size: Vec2 = Vec2(32, 32), angle: Double = 0, mass: Double = 1,
+        friction: Double = 0.7, elasticity: Double = 0.3, velocity: Vec2 = .zero,
+        angularVelocity: Double = 0
+    ) {
         self.id = id
         self.position = position
         self.size = size
@@ -159,7 +162,9 @@ public struct TiltSettings: Sendable, Equatable {
 
     /// Creates tilt settings; `file` is used as given (the loader resolves a relative
     /// path against the scenario's folder before it gets here).
-    public init(file: String, orientation: Orientation = .portrait, g: Double? = nil, fileDeclaration: InputError? = nil) {
+    public init(
+        file: String, orientation: Orientation = .portrait, g: Double? = nil, fileDeclaration: InputError? = nil
+    ) {
         self.file = file
         self.orientation = orientation
         self.g = g
@@ -175,8 +180,9 @@ public struct TiltSettings: Sendable, Equatable {
 extension CrateSpec {
     /// The engine's definition of this crate: a body built the crate way (`BodyDefinition.Build.crate`).
     public var definition: BodyDefinition {
-        BodyDefinition(crate: id, position: position, size: size, angle: angle, mass: mass, friction: friction,
-                       elasticity: elasticity, velocity: velocity, angularVelocity: angularVelocity)
+        BodyDefinition(
+            crate: id, position: position, size: size, angle: angle, mass: mass, friction: friction,
+            elasticity: elasticity, velocity: velocity, angularVelocity: angularVelocity)
     }
 }
 
@@ -187,7 +193,8 @@ extension Scenario {
     /// What `World` is built from: the space settings, `allSegments`, `bodyDefinitions`,
     /// the joints and the step length.
     public var worldDefinition: WorldDefinition {
-        WorldDefinition(settings: world, segments: allSegments, bodies: bodyDefinitions, joints: joints, dt: timestep.dt)
+        WorldDefinition(
+            settings: world, segments: allSegments, bodies: bodyDefinitions, joints: joints, dt: timestep.dt)
     }
 }
 

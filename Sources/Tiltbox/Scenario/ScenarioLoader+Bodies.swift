@@ -28,7 +28,9 @@ extension ScenarioLoader {
     static let segmentGeometryKeys = ["from", "to", "radius"]
 
     /// The listed bodies, with ids unique across `crates` and bodies.
-    static func bodySpecs(_ top: ObjectReader, crates: [CrateSpec], world: WorldSettings) throws(InputError) -> [BodySpec] {
+    static func bodySpecs(_ top: ObjectReader, crates: [CrateSpec], world: WorldSettings) throws(InputError)
+        -> [BodySpec]
+    {
         let reader = top.reader
         let room = max(0, limits.maxCrates - crates.count)
         guard let listNode = top["bodies"] else { return [] }
@@ -36,8 +38,10 @@ extension ScenarioLoader {
             throw reader.error(at: listNode, "bodies", "expected an array, got \(listNode.value.typeName)")
         }
         guard all.count <= room else {
-            throw reader.error(at: listNode, "bodies", "\(all.count) bodies with \(crates.count) crates is more than "
-                               + "the limit of \(limits.maxCrates) bodies (crates included)")
+            throw reader.error(
+                at: listNode, "bodies",
+                "\(all.count) bodies with \(crates.count) crates is more than "
+                    + "the limit of \(limits.maxCrates) bodies (crates included)")
         }
         var crateIDs = Set<String>()
         crateIDs.reserveCapacity(crates.count)
@@ -51,10 +55,14 @@ extension ScenarioLoader {
             let idNode = try object.required("id")
             let id = try reader.string(idNode, object.path("id"), allowEmpty: false)
             if id == "static" {
-                throw reader.error(at: idNode, object.path("id"), "\"static\" names the world's static body in joints; choose another id")
+                throw reader.error(
+                    at: idNode, object.path("id"),
+                    "\"static\" names the world's static body in joints; choose another id")
             }
             if crateIDs.contains(id) {
-                throw reader.error(at: idNode, object.path("id"), "duplicate id \"\(id)\": a crate has it (ids are unique across crates and bodies)")
+                throw reader.error(
+                    at: idNode, object.path("id"),
+                    "duplicate id \"\(id)\": a crate has it (ids are unique across crates and bodies)")
             }
             if let first = seen[id] {
                 throw reader.error(at: idNode, object.path("id"), "duplicate id \"\(id)\" (first used at \(first))")
@@ -74,8 +82,9 @@ extension ScenarioLoader {
         let positionNode = try object.required("position")
         let position = try reader.vec2(positionNode, object.path("position"), .magnitude(limits.maxCoordinate))
         if type == .dynamic && !inside(position, world) {
-            throw reader.error(at: positionNode, object.path("position"),
-                               "body \"\(id)\" at \(show(position)) lies outside the world \(showBounds(world))")
+            throw reader.error(
+                at: positionNode, object.path("position"),
+                "body \"\(id)\" at \(show(position)) lies outside the world \(showBounds(world))")
         }
         let angle = try object.number("angle", default: 0, .magnitude(limits.maxAngle))
         let velocity = try object.vec2("velocity", default: .zero, .magnitude(limits.maxSpeed))
@@ -83,7 +92,9 @@ extension ScenarioLoader {
         if type == .static {
             for key in ["velocity", "angularVelocity"] {
                 if let node = object[key], velocity != .zero || angularVelocity != 0 {
-                    throw reader.error(at: node, object.path(key), "a static body never moves: remove \"\(key)\" or make the body kinematic")
+                    throw reader.error(
+                        at: node, object.path(key),
+                        "a static body never moves: remove \"\(key)\" or make the body kinematic")
                 }
             }
         }
@@ -95,7 +106,8 @@ extension ScenarioLoader {
         }
         var shapes: [ShapeSpec] = []
         for (index, node) in shapeNodes.enumerated() {
-            let shapeObject = try reader.object(node, FieldReader.element(object.path("shapes"), index), keys: shapeKeys)
+            let shapeObject = try reader.object(
+                node, FieldReader.element(object.path("shapes"), index), keys: shapeKeys)
             shapes.append(try shape(shapeObject, bodyType: type))
         }
         if type == .dynamic { try checkMass(shapes, object: object, shapesNode: shapesNode, id: id) }
@@ -103,13 +115,15 @@ extension ScenarioLoader {
         var path: KinematicPath?
         if let pathNode = object["path"] {
             guard type == .kinematic else {
-                throw reader.error(at: pathNode, object.path("path"),
-                                   "only a kinematic body follows a path (this body is \(type.rawValue)): add \"type\": \"kinematic\"")
+                throw reader.error(
+                    at: pathNode, object.path("path"),
+                    "only a kinematic body follows a path (this body is \(type.rawValue)): add \"type\": \"kinematic\"")
             }
             path = try reader.kinematicPath(pathNode, object.path("path"))
         }
-        return BodySpec(id: id, type: type, position: position, angle: angle, velocity: velocity,
-                        angularVelocity: angularVelocity, shapes: shapes, path: path)
+        return BodySpec(
+            id: id, type: type, position: position, angle: angle, velocity: velocity,
+            angularVelocity: angularVelocity, shapes: shapes, path: path)
     }
 
     // MARK: - Shapes
@@ -118,7 +132,9 @@ extension ScenarioLoader {
         let reader = object.reader
         let given = shapeKinds.filter { object[$0] != nil }
         guard given.count == 1, let kind = given.first, let geometryNode = object[kind] else {
-            let reason = given.isEmpty ? "missing the shape: give one of \"circle\", \"box\", \"polygon\", \"segment\""
+            let reason =
+                given.isEmpty
+                ? "missing the shape: give one of \"circle\", \"box\", \"polygon\", \"segment\""
                 : "a shape is one of \"circle\", \"box\", \"polygon\", \"segment\", not several (got \(given.joined(separator: ", ")))"
             throw reader.error(at: object.node, object.path, reason)
         }
@@ -128,7 +144,9 @@ extension ScenarioLoader {
         let massNode = object["mass"], densityNode = object["density"]
         if bodyType != .dynamic, let node = massNode ?? densityNode {
             let key = massNode != nil ? "mass" : "density"
-            throw reader.error(at: node, object.path(key), "a \(bodyType.rawValue) body has no mass (Chipmunk ignores it): remove \"\(key)\"")
+            throw reader.error(
+                at: node, object.path(key),
+                "a \(bodyType.rawValue) body has no mass (Chipmunk ignores it): remove \"\(key)\"")
         }
         if let massNode, let densityNode {
             _ = massNode
@@ -143,23 +161,31 @@ extension ScenarioLoader {
         return try ShapeSpec(
             geometry: geometry, mass: mass,
             friction: object.number("friction", default: defaults.friction, .nonNegative(max: limits.maxMaterial)),
-            elasticity: object.number("elasticity", default: defaults.elasticity, .nonNegative(max: limits.maxMaterial)))
+            elasticity: object.number("elasticity", default: defaults.elasticity, .nonNegative(max: limits.maxMaterial))
+        )
     }
 
-    private static func shapeGeometry(_ kind: String, _ node: JSONNode, _ path: String,
-                                      reader: FieldReader) throws(InputError) -> ShapeGeometry {
+    private static func shapeGeometry(
+        _ kind: String, _ node: JSONNode, _ path: String,
+        reader: FieldReader
+    ) throws(InputError) -> ShapeGeometry {
         let local = Bounds.magnitude(limits.maxLocalCoordinate)
         let radiusBounds = Bounds.nonNegative(max: limits.maxRadius)
         switch kind {
         case "circle":
             let object = try reader.object(node, path, keys: circleKeys)
-            return try .circle(radius: object.number("radius", default: nil, .closed(limits.minCrateSize, limits.maxRadius)),
-                               offset: object.vec2("offset", default: .zero, local))
+            return try .circle(
+                radius: object.number("radius", default: nil, .closed(limits.minCrateSize, limits.maxRadius)),
+                offset: object.vec2("offset", default: .zero, local))
         case "box":
             let object = try reader.object(node, path, keys: boxKeys)
-            return try .box(size: object.vec2("size", default: nil, Bounds(min: limits.minCrateSize, minInclusive: true,
-                                                                             max: limits.maxCrateSize)),
-                            radius: object.number("radius", default: 0, radiusBounds))
+            return try .box(
+                size: object.vec2(
+                    "size", default: nil,
+                    Bounds(
+                        min: limits.minCrateSize, minInclusive: true,
+                        max: limits.maxCrateSize)),
+                radius: object.number("radius", default: 0, radiusBounds))
         case "segment":
             let object = try reader.object(node, path, keys: segmentGeometryKeys)
             let from = try object.vec2("from", default: nil, local)
@@ -177,7 +203,8 @@ extension ScenarioLoader {
             for (index, vertexNode) in nodes.enumerated() {
                 vertices.append(try reader.vec2(vertexNode, FieldReader.element(verticesPath, index), local))
             }
-            let geometry = ShapeGeometry.polygon(vertices: vertices, radius: try object.number("radius", default: 0, radiusBounds))
+            let geometry = ShapeGeometry.polygon(
+                vertices: vertices, radius: try object.number("radius", default: 0, radiusBounds))
             if let problem = ConvexPolygonCheck.problem(vertices) {
                 let at = problem.vertex.map { nodes[$0] } ?? verticesNode
                 let atPath = problem.vertex.map { FieldReader.element(verticesPath, $0) } ?? verticesPath
@@ -187,43 +214,52 @@ extension ScenarioLoader {
             // must keep every vertex too, or it would build another shape than the one drawn.
             let kept = ShapeMassInfo(geometry).vertexCount ?? vertices.count
             if kept != vertices.count {
-                throw reader.error(at: verticesNode, verticesPath, "Chipmunk's convex hull keeps \(kept) of the \(vertices.count) "
-                                   + "vertices: some vertex lies almost on the line through its neighbours; remove it")
+                throw reader.error(
+                    at: verticesNode, verticesPath,
+                    "Chipmunk's convex hull keeps \(kept) of the \(vertices.count) "
+                        + "vertices: some vertex lies almost on the line through its neighbours; remove it")
             }
             return geometry
         }
     }
 
     /// A dynamic body's mass and moment, as Chipmunk will accumulate them, must be positive.
-    private static func checkMass(_ shapes: [ShapeSpec], object: ObjectReader, shapesNode: JSONNode, id: String) throws(InputError) {
+    private static func checkMass(_ shapes: [ShapeSpec], object: ObjectReader, shapesNode: JSONNode, id: String)
+        throws(InputError)
+    {
         let total = BodySpec(id: id, position: .zero, shapes: shapes).massProperties
         guard total.mass > 0, total.mass.isFinite else {
-            throw object.reader.error(at: shapesNode, object.path("shapes"),
+            throw object.reader.error(
+                at: shapesNode, object.path("shapes"),
                 "dynamic body \"\(id)\" has no mass (its shapes' mass, or density × area, adds up to 0): "
-                + "give a shape a \"mass\" or a \"density\", or make the body static or kinematic")
+                    + "give a shape a \"mass\" or a \"density\", or make the body static or kinematic")
         }
         // The same floor as a crate's and a shape's `mass`: density × a tiny area must not get under it.
         guard total.mass >= limits.minMass else {
-            throw object.reader.error(at: shapesNode, object.path("shapes"),
+            throw object.reader.error(
+                at: shapesNode, object.path("shapes"),
                 "dynamic body \"\(id)\" would have a mass of \(NumberFormat.shortest(total.mass)) (its shapes' mass and "
-                + "density × area), less than \(NumberFormat.shortest(limits.minMass)): Chipmunk's solver divides by it, and "
-                + "a contact or joint on so light a body gives it a non-finite velocity; raise the density or give a \"mass\"")
+                    + "density × area), less than \(NumberFormat.shortest(limits.minMass)): Chipmunk's solver divides by it, and "
+                    + "a contact or joint on so light a body gives it a non-finite velocity; raise the density or give a \"mass\""
+            )
         }
         guard total.moment.isNormal, total.moment > 0 else {
-            throw object.reader.error(at: shapesNode, object.path("shapes"),
+            throw object.reader.error(
+                at: shapesNode, object.path("shapes"),
                 "dynamic body \"\(id)\" would have a moment of inertia of \(NumberFormat.shortest(total.moment)): "
-                + "Chipmunk needs it positive; make its shapes larger")
+                    + "Chipmunk needs it positive; make its shapes larger")
         }
         // A contact can touch the body anywhere on its shapes: the same r² · m / I bound as a joint anchor's.
         let reach = BodySpec(id: id, position: .zero, shapes: shapes).reach(around: total.centreOfGravity)
         let ratio = reach * reach * total.mass / total.moment
         guard ratio <= limits.maxAnchorReach else {
-            throw object.reader.error(at: shapesNode, object.path("shapes"),
+            throw object.reader.error(
+                at: shapesNode, object.path("shapes"),
                 "dynamic body \"\(id)\" has too small a moment of inertia for its size: its shapes reach "
-                + "\(NumberFormat.shortest(reach)) from its centre of gravity, and reach² · mass / moment = "
-                + "\(NumberFormat.shortest(ratio)) is more than \(NumberFormat.shortest(limits.maxAnchorReach)) (Chipmunk's "
-                + "solver loses the body's mass in rounding next to its rotation): spread its mass out (a thicker shape, "
-                + "or density on the outer shapes)")
+                    + "\(NumberFormat.shortest(reach)) from its centre of gravity, and reach² · mass / moment = "
+                    + "\(NumberFormat.shortest(ratio)) is more than \(NumberFormat.shortest(limits.maxAnchorReach)) (Chipmunk's "
+                    + "solver loses the body's mass in rounding next to its rotation): spread its mass out (a thicker shape, "
+                    + "or density on the outer shapes)")
         }
     }
 }
@@ -259,11 +295,14 @@ enum ConvexPolygonCheck {
             let d1 = here - previous, d2 = next - here
             let cross = d1.x * d2.y - d1.y * d2.x
             if cross == 0 {
-                return Problem(vertex: i, reason: "lies on the line through its neighbours (vertices \((i + n - 1) % n) and "
-                               + "\((i + 1) % n)); remove it")
+                return Problem(
+                    vertex: i,
+                    reason: "lies on the line through its neighbours (vertices \((i + n - 1) % n) and "
+                        + "\((i + 1) % n)); remove it")
             }
             if cross < 0 {
-                let reason = twiceArea < 0
+                let reason =
+                    twiceArea < 0
                     ? "the vertices run clockwise (turning right at this vertex); Chipmunk needs them counter-clockwise: reverse the list"
                     : "the polygon is not convex at this vertex (it turns right); Chipmunk would take the convex hull instead"
                 return Problem(vertex: i, reason: reason)
@@ -272,7 +311,8 @@ enum ConvexPolygonCheck {
         }
         // Every turn is to the left: a simple convex polygon turns once (2π); a star turns more.
         if turning > 3 * Double.pi {
-            return Problem(vertex: nil, reason: "the vertices wind around more than once (a star, not a convex polygon)")
+            return Problem(
+                vertex: nil, reason: "the vertices wind around more than once (a star, not a convex polygon)")
         }
         return nil
     }
@@ -298,7 +338,7 @@ extension BodySpec {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif

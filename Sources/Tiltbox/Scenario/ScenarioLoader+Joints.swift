@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The caps on `joints` (docs/formats.md §5), beside the other caps in `ScenarioLimits`.
@@ -127,35 +127,46 @@ extension ScenarioLoader {
 
     /// Every joint of `top["joints"]`, in listed order, validated against the crates and
     /// bodies they name.
-    static func jointSpecs(_ top: ObjectReader, crates: [CrateSpec], bodies: [BodySpec],
-                           dt: Double) throws(InputError) -> [JointSpec] {
+    static func jointSpecs(
+        _ top: ObjectReader, crates: [CrateSpec], bodies: [BodySpec],
+        dt: Double
+    ) throws(InputError) -> [JointSpec] {
         let nodes = try top.array("joints", maxCount: limits.maxJoints)
         guard !nodes.isEmpty else { return [] }
         let targets = JointTargets(bodies: crates.map(\.definition) + bodies.map(\.definition))
         var joints: [JointSpec] = []
         joints.reserveCapacity(nodes.count)
         for (index, node) in nodes.enumerated() {
-            joints.append(try jointSpec(node, path: FieldReader.element(top.path("joints"), index), top: top,
-                                        targets: targets, dt: dt))
+            joints.append(
+                try jointSpec(
+                    node, path: FieldReader.element(top.path("joints"), index), top: top,
+                    targets: targets, dt: dt))
         }
         return joints
     }
 
-    private static func jointSpec(_ node: JSONNode, path: String, top: ObjectReader,
-                                  targets: JointTargets, dt: Double) throws(InputError) -> JointSpec {
+    private static func jointSpec(
+        _ node: JSONNode, path: String, top: ObjectReader,
+        targets: JointTargets, dt: Double
+    ) throws(InputError) -> JointSpec {
         let reader = top.reader
         let wrapper = try reader.object(node, path, keys: jointKinds)
         guard wrapper.members.count == 1, let member = wrapper.members.first else {
             let got = wrapper.members.isEmpty ? "none" : wrapper.members.map { "\"\($0.key)\"" }.joined(separator: ", ")
-            throw reader.error(at: node, path, "a joint is an object with exactly one key naming its kind "
-                               + "(\(jointKinds.joined(separator: ", "))); got \(got)")
+            throw reader.error(
+                at: node, path,
+                "a joint is an object with exactly one key naming its kind "
+                    + "(\(jointKinds.joined(separator: ", "))); got \(got)")
         }
         guard let kindName = JointKind(rawValue: member.key) else {
             // `reader.object(_:_:keys:)` has refused every other key already.
-            throw reader.error(at: node, path, "a joint is an object with exactly one key naming its kind "
-                               + "(\(jointKinds.joined(separator: ", "))); got \"\(member.key)\"")
+            throw reader.error(
+                at: node, path,
+                "a joint is an object with exactly one key naming its kind "
+                    + "(\(jointKinds.joined(separator: ", "))); got \"\(member.key)\"")
         }
-        let object = try reader.object(member.node, FieldReader.member(path, kindName.rawValue), keys: jointKeys(kindName))
+        let object = try reader.object(
+            member.node, FieldReader.member(path, kindName.rawValue), keys: jointKeys(kindName))
 
         let a = try jointBody(object, "a", targets: targets)
         let b = try jointBody(object, "b", targets: targets)
@@ -172,33 +183,43 @@ extension ScenarioLoader {
     }
 
     /// `a` or `b`: `"static"`, or the id of a crate or body.
-    private static func jointBody(_ object: ObjectReader, _ key: String, targets: JointTargets) throws(InputError) -> JointBody {
+    private static func jointBody(_ object: ObjectReader, _ key: String, targets: JointTargets) throws(InputError)
+        -> JointBody
+    {
         let node = try object.required(key)
         let id = try object.reader.string(node, object.path(key), allowEmpty: false)
         if id == "static" { return .world }
         guard targets.contains(id) else {
             var reason = "no crate or body has the id \"\(id)\""
-            if let near = FieldReader.nearest(to: id, in: targets.ids + ["static"]) { reason += " (did you mean \"\(near)\"?)" }
+            if let near = FieldReader.nearest(to: id, in: targets.ids + ["static"]) {
+                reason += " (did you mean \"\(near)\"?)"
+            }
             throw object.reader.error(at: node, object.path(key), reason + "; \"static\" names the world")
         }
         return .body(id)
     }
 
     /// A joint holds two different bodies, at least one of them dynamic.
-    private static func checkEnds(_ a: JointBody, _ b: JointBody, object: ObjectReader,
-                                  targets: JointTargets) throws(InputError) {
+    private static func checkEnds(
+        _ a: JointBody, _ b: JointBody, object: ObjectReader,
+        targets: JointTargets
+    ) throws(InputError) {
         guard let bNode = object["b"] else { return }
         let reader = object.reader
         if a == .world, b == .world {
-            throw reader.error(at: bNode, object.path("b"), "both ends are \"static\": a joint needs at least one dynamic body")
+            throw reader.error(
+                at: bNode, object.path("b"), "both ends are \"static\": a joint needs at least one dynamic body")
         }
         if case .body(let id) = a, a == b {
-            throw reader.error(at: bNode, object.path("b"), "joins \"\(id)\" to itself: a and b must be different bodies")
+            throw reader.error(
+                at: bNode, object.path("b"), "joins \"\(id)\" to itself: a and b must be different bodies")
         }
         let typeA = targets[a].type, typeB = targets[b].type
         if typeA != .dynamic, typeB != .dynamic {
-            throw reader.error(at: bNode, object.path("b"), "neither end is a dynamic body (a is \(describe(a, typeA)), "
-                + "b is \(describe(b, typeB))): Chipmunk cannot solve a joint between two bodies of infinite mass")
+            throw reader.error(
+                at: bNode, object.path("b"),
+                "neither end is a dynamic body (a is \(describe(a, typeA)), "
+                    + "b is \(describe(b, typeB))): Chipmunk cannot solve a joint between two bodies of infinite mass")
         }
     }
 
@@ -211,8 +232,10 @@ extension ScenarioLoader {
 
     // MARK: - Parameters
 
-    private static func jointParameters(_ kind: JointKind, _ object: ObjectReader, a: JointBody, b: JointBody,
-                                        targets: JointTargets) throws(InputError) -> JointParameters {
+    private static func jointParameters(
+        _ kind: JointKind, _ object: ObjectReader, a: JointBody, b: JointBody,
+        targets: JointTargets
+    ) throws(InputError) -> JointParameters {
         let point = Bounds.magnitude(limits.maxCoordinate)
         let angle = Bounds.magnitude(limits.maxAngle)
         let spring = Bounds.nonNegative(max: limits.maxSpringConstant)
@@ -251,8 +274,9 @@ extension ScenarioLoader {
             let grooveB = try object.vec2("grooveB", default: nil, point)
             let scale = Swift.max(1, abs(grooveA.x), abs(grooveA.y), abs(grooveB.x), abs(grooveB.y))
             if (grooveB - grooveA).length <= 1e-9 * scale, let node = object["grooveB"] {
-                throw object.reader.error(at: node, object.path("grooveB"),
-                                          "the groove has no length: grooveB must differ from grooveA")
+                throw object.reader.error(
+                    at: node, object.path("grooveB"),
+                    "the groove has no length: grooveB must differ from grooveA")
             }
             let anchorB = try object.vec2("anchorB", default: nil, point)
             try checkReach(object, "grooveA", grooveA, on: targets[a])
@@ -270,9 +294,10 @@ extension ScenarioLoader {
                 stiffness: object.number("stiffness", default: nil, spring),
                 damping: object.number("damping", default: nil, spring))
         case .dampedRotarySpring:
-            return try .dampedRotarySpring(restAngle: object.number("restAngle", default: nil, angle),
-                                           stiffness: object.number("stiffness", default: nil, spring),
-                                           damping: object.number("damping", default: nil, spring))
+            return try .dampedRotarySpring(
+                restAngle: object.number("restAngle", default: nil, angle),
+                stiffness: object.number("stiffness", default: nil, spring),
+                damping: object.number("damping", default: nil, spring))
         case .rotaryLimit:
             let min = try object.number("min", default: nil, angle)
             let max = try object.number("max", default: nil, angle)
@@ -282,18 +307,22 @@ extension ScenarioLoader {
             let phase = try object.number("phase", default: nil, angle)
             let ratchet = try object.number("ratchet", default: nil, angle)
             if abs(ratchet) < limits.minRatchet, let node = object["ratchet"] {
-                throw object.reader.error(at: node, object.path("ratchet"), "|ratchet| must be ≥ "
-                    + "\(NumberFormat.shortest(limits.minRatchet)) (got \(NumberFormat.shortest(ratchet))): "
-                    + "Chipmunk divides the relative angle by it")
+                throw object.reader.error(
+                    at: node, object.path("ratchet"),
+                    "|ratchet| must be ≥ "
+                        + "\(NumberFormat.shortest(limits.minRatchet)) (got \(NumberFormat.shortest(ratchet))): "
+                        + "Chipmunk divides the relative angle by it")
             }
             return .ratchet(phase: phase, ratchet: ratchet)
         case .gear:
             let phase = try object.number("phase", default: nil, angle)
             let ratio = try object.number("ratio", default: nil, .magnitude(limits.maxGearRatio))
             if abs(ratio) < limits.minGearRatio, let node = object["ratio"] {
-                throw object.reader.error(at: node, object.path("ratio"), "|ratio| must be ≥ "
-                    + "\(NumberFormat.shortest(limits.minGearRatio)) (got \(NumberFormat.shortest(ratio))): "
-                    + "Chipmunk divides by it")
+                throw object.reader.error(
+                    at: node, object.path("ratio"),
+                    "|ratio| must be ≥ "
+                        + "\(NumberFormat.shortest(limits.minGearRatio)) (got \(NumberFormat.shortest(ratio))): "
+                        + "Chipmunk divides by it")
             }
             return .gear(phase: phase, ratio: ratio)
         case .simpleMotor:
@@ -306,46 +335,57 @@ extension ScenarioLoader {
         if let node = object["anchor"] {
             for key in ["anchorA", "anchorB"] {
                 guard let other = object[key] else { continue }
-                throw object.reader.error(at: other, object.path(key),
+                throw object.reader.error(
+                    at: other, object.path(key),
                     "give either \"anchor\" (one point in world coordinates) or \"anchorA\" and \"anchorB\", not both")
             }
             return .world(try object.reader.vec2(node, object.path("anchor"), point))
         }
         guard object["anchorA"] != nil || object["anchorB"] != nil else {
-            throw object.reader.error(at: object.node, object.path("anchor"),
-                "missing key \"anchor\" (a point in world coordinates), or \"anchorA\" and \"anchorB\" (in each body's coordinates)")
+            throw object.reader.error(
+                at: object.node, object.path("anchor"),
+                "missing key \"anchor\" (a point in world coordinates), or \"anchorA\" and \"anchorB\" (in each body's coordinates)"
+            )
         }
-        return try .local(a: object.vec2("anchorA", default: nil, point), b: object.vec2("anchorB", default: nil, point))
+        return try .local(
+            a: object.vec2("anchorA", default: nil, point), b: object.vec2("anchorB", default: nil, point))
     }
 
     /// An anchor (in the body's coordinates) within `limits.maxAnchorReach` of a dynamic
     /// crate's or body's centre of gravity (`r² · m / I`); the world and bodies of infinite
     /// mass are not checked (their terms vanish from Chipmunk's joint mass).
-    private static func checkReach(_ object: ObjectReader, _ key: String, _ anchor: Vec2,
-                                   on target: JointTargets.Target) throws(InputError) {
+    private static func checkReach(
+        _ object: ObjectReader, _ key: String, _ anchor: Vec2,
+        on target: JointTargets.Target
+    ) throws(InputError) {
         guard target.type == .dynamic, let gyration = target.gyration, let node = object[key] else { return }
         let offset = anchor - target.centreOfGravity
         let reach = offset.x * offset.x + offset.y * offset.y
         guard reach > limits.maxAnchorReach * gyration else { return }
         let allowed = (limits.maxAnchorReach * gyration).squareRoot()
-        throw object.reader.error(at: node, object.path(key), "lies \(NumberFormat.shortest(reach.squareRoot())) from "
-            + "its body's centre of gravity, more than the \(NumberFormat.shortest(allowed)) this body's mass and moment allow "
-            + "(Chipmunk's joint solver loses the body's mass in rounding that far out)")
+        throw object.reader.error(
+            at: node, object.path(key),
+            "lies \(NumberFormat.shortest(reach.squareRoot())) from "
+                + "its body's centre of gravity, more than the \(NumberFormat.shortest(allowed)) this body's mass and moment allow "
+                + "(Chipmunk's joint solver loses the body's mass in rounding that far out)")
     }
 
     /// A spring's `stiffness × dt² × k` at most `limits.maxSpringStepFactor` (see there), with
     /// `k` from the bodies' masses and moments; blamed on `stiffness`. `damping` needs no such
     /// bound: Chipmunk applies it implicitly (`1 − exp(−damping·dt·k)` of the relative velocity
     /// removed per step, never more than all of it).
-    private static func checkSpringStep(_ kind: JointParameters, _ object: ObjectReader, a: JointTargets.Target,
-                                        b: JointTargets.Target, dt: Double) throws(InputError) {
+    private static func checkSpringStep(
+        _ kind: JointParameters, _ object: ObjectReader, a: JointTargets.Target,
+        b: JointTargets.Target, dt: Double
+    ) throws(InputError) {
         func squaredLength(_ p: Vec2) -> Double { p.x * p.x + p.y * p.y }
         let stiffness: Double, k: Double
         switch kind {
         case .dampedSpring(let anchorA, let anchorB, _, let springStiffness, _):
             stiffness = springStiffness
             // |r × n|² ≤ |r|²: the largest k over every direction the spring can take.
-            k = a.inverseMass + b.inverseMass + squaredLength(anchorA - a.centreOfGravity) * a.inverseMoment
+            k =
+                a.inverseMass + b.inverseMass + squaredLength(anchorA - a.centreOfGravity) * a.inverseMoment
                 + squaredLength(anchorB - b.centreOfGravity) * b.inverseMoment
         case .dampedRotarySpring(_, let springStiffness, _):
             stiffness = springStiffness
@@ -356,33 +396,41 @@ extension ScenarioLoader {
         let factor = stiffness * dt * dt * k
         guard factor > limits.maxSpringStepFactor, let node = object["stiffness"] else { return }
         let allowed = limits.maxSpringStepFactor / (dt * dt * k)
-        throw object.reader.error(at: node, object.path("stiffness"),
+        throw object.reader.error(
+            at: node, object.path("stiffness"),
             "\(NumberFormat.shortest(stiffness)) is stiffer than one step can integrate: stiffness × dt² × k = "
-            + "\(NumberFormat.shortest(factor)) > \(NumberFormat.shortest(limits.maxSpringStepFactor)) (k = "
-            + "\(NumberFormat.shortest(k)), the inverse of the spring's effective mass; Chipmunk's explicit spring "
-            + "force grows without bound beyond it): at most \(NumberFormat.shortest(allowed)) with these bodies "
-            + "at this timestep.hz, or raise timestep.hz or the masses")
+                + "\(NumberFormat.shortest(factor)) > \(NumberFormat.shortest(limits.maxSpringStepFactor)) (k = "
+                + "\(NumberFormat.shortest(k)), the inverse of the spring's effective mass; Chipmunk's explicit spring "
+                + "force grows without bound beyond it): at most \(NumberFormat.shortest(allowed)) with these bodies "
+                + "at this timestep.hz, or raise timestep.hz or the masses")
     }
 
     /// `min` ≤ `max`, blamed on `max`.
     private static func checkOrder(_ object: ObjectReader, min: Double, max: Double) throws(InputError) {
         guard min > max, let node = object["max"] else { return }
-        throw object.reader.error(at: node, object.path("max"), "must be ≥ min (min \(NumberFormat.shortest(min)), "
-                                  + "max \(NumberFormat.shortest(max)))")
+        throw object.reader.error(
+            at: node, object.path("max"),
+            "must be ≥ min (min \(NumberFormat.shortest(min)), "
+                + "max \(NumberFormat.shortest(max)))")
     }
 
     /// A pin keeps its anchors at the distance they have at creation; at (nearly) zero
     /// distance it has no direction, and Chipmunk warns "You created a 0 length pin
     /// joint. A pivot joint will be much more stable." Refused, pointing to `pivot`.
     /// The points are in world coordinates from each body's pose as given in the file.
-    private static func checkPinLength(_ object: ObjectReader, anchorA: Vec2, anchorB: Vec2,
-                                       a: JointTargets.Target, b: JointTargets.Target) throws(InputError) {
+    private static func checkPinLength(
+        _ object: ObjectReader, anchorA: Vec2, anchorB: Vec2,
+        a: JointTargets.Target, b: JointTargets.Target
+    ) throws(InputError) {
         let p = worldPoint(anchorA, of: a), q = worldPoint(anchorB, of: b)
         let scale = Swift.max(1, abs(p.x), abs(p.y), abs(q.x), abs(q.y))
         let distance = (q - p).length
         guard distance <= 1e-9 * scale, let node = object["anchorB"] else { return }
-        throw object.reader.error(at: node, object.path("anchorB"), "the pin's anchors coincide at creation "
-            + "(both at \(showPoint(p))), so it has no length: use a \"pivot\" joint to hold two bodies at one point")
+        throw object.reader.error(
+            at: node, object.path("anchorB"),
+            "the pin's anchors coincide at creation "
+                + "(both at \(showPoint(p))), so it has no length: use a \"pivot\" joint to hold two bodies at one point"
+        )
     }
 
     /// A world point in a body's coordinates at the body's initial pose.
@@ -394,7 +442,8 @@ extension ScenarioLoader {
     /// `anchor` in a body's coordinates, in world coordinates at the body's initial pose.
     private static func worldPoint(_ anchor: Vec2, of target: JointTargets.Target) -> Vec2 {
         let c = cos(target.angle), s = sin(target.angle)
-        return Vec2(target.position.x + (c * anchor.x - s * anchor.y), target.position.y + (s * anchor.x + c * anchor.y))
+        return Vec2(
+            target.position.x + (c * anchor.x - s * anchor.y), target.position.y + (s * anchor.x + c * anchor.y))
     }
 
     private static func showPoint(_ p: Vec2) -> String {

@@ -66,16 +66,22 @@ public enum ScenarioLoader {
     /// Parses and validates scenario text; `file` is used in error messages and for the
     /// default name, `baseDirectory` (when not `nil`) to resolve a relative tilt path.
     /// For tests and the built-in default scenario.
-    public static func parse(text: String, file: String, baseDirectory: String?,
-                             overrides: [ScenarioOverride] = []) throws(InputError) -> Scenario {
+    public static func parse(
+        text: String, file: String, baseDirectory: String?,
+        overrides: [ScenarioOverride] = []
+    ) throws(InputError) -> Scenario {
         try parseChecked(text: text, file: file, baseDirectory: baseDirectory, overrides: overrides).scenario
     }
 
     /// `parse(text:...)` with the overlap census its checks took.
-    static func parseChecked(text: String, file: String, baseDirectory: String?,
-                             overrides: [ScenarioOverride] = []) throws(InputError) -> Checked {
+    static func parseChecked(
+        text: String, file: String, baseDirectory: String?,
+        overrides: [ScenarioOverride] = []
+    ) throws(InputError) -> Checked {
         guard text.utf8.count <= limits.maxFileBytes else {
-            throw InputError(file: file, reason: "scenario is \(text.utf8.count) bytes, more than the limit of \(limits.maxFileBytes)")
+            throw InputError(
+                file: file,
+                reason: "scenario is \(text.utf8.count) bytes, more than the limit of \(limits.maxFileBytes)")
         }
         let parsed = Result { () throws(JSONSyntaxError) in try JSONParser.parse(text) }
         return try build(parsed, file: file, baseDirectory: baseDirectory, overrides: overrides)
@@ -125,12 +131,16 @@ public enum ScenarioLoader {
 
     /// The top-level keys. `$schema` names the JSON Schema an editor checks the file against
     /// (docs/schema/scenario.schema.json): any string, read and ignored.
-    static let topKeys = ["format", "name", "description", "world", "timestep", "duration",
-                          "walls", "segments", "crates", "grids", "bodies", "joints", "tilt", schemaKey]
+    static let topKeys = [
+        "format", "name", "description", "world", "timestep", "duration",
+        "walls", "segments", "crates", "grids", "bodies", "joints", "tilt", schemaKey,
+    ]
     /// The key editors read to find the file's JSON Schema; its value is not used.
     static let schemaKey = "$schema"
-    static let worldKeys = ["size", "gravity", "iterations", "damping", "collisionSlop", "collisionBias",
-                             "collisionPersistence", "sleepTimeThreshold", "idleSpeedThreshold", "spatialIndex"]
+    static let worldKeys = [
+        "size", "gravity", "iterations", "damping", "collisionSlop", "collisionBias",
+        "collisionPersistence", "sleepTimeThreshold", "idleSpeedThreshold", "spatialIndex",
+    ]
     static let timestepKeys = ["hz", "maxStepsPerFrame"]
     static let wallKeys = ["box", "radius", "friction", "elasticity"]
     static let segmentKeys = ["from", "to", "radius", "friction", "elasticity"]
@@ -143,8 +153,10 @@ public enum ScenarioLoader {
     // MARK: - Building
 
     /// `build(root:...)` after applying `overrides`, with errors in the values they set named after them.
-    private static func build(_ parsed: Result<JSONNode, JSONSyntaxError>, file: String,
-                              baseDirectory: String?, overrides: [ScenarioOverride]) throws(InputError) -> Checked {
+    private static func build(
+        _ parsed: Result<JSONNode, JSONSyntaxError>, file: String,
+        baseDirectory: String?, overrides: [ScenarioOverride]
+    ) throws(InputError) -> Checked {
         let root: JSONNode
         switch parsed {
         case .success(let node): root = node
@@ -165,8 +177,9 @@ public enum ScenarioLoader {
     private static func build(root: JSONNode, file: String, baseDirectory: String?) throws(InputError) -> Checked {
         let reader = FieldReader(file: file)
         guard case .object = root.value else {
-            throw InputError(file: file, location: root.location,
-                             reason: "expected a scenario object at the top level, got \(root.value.typeName)")
+            throw InputError(
+                file: file, location: root.location,
+                reason: "expected a scenario object at the top level, got \(root.value.typeName)")
         }
         // Check the format before the keys: a tilt file or trace passed by mistake should
         // be named as such, not as a list of unknown keys.
@@ -205,9 +218,10 @@ public enum ScenarioLoader {
         let joints = try jointSpecs(top, crates: crates, bodies: bodies, dt: timestep.dt)
         let tilt = try tiltSettings(top.object("tilt", keys: tiltKeys), baseDirectory: baseDirectory)
 
-        let scenario = Scenario(name: name, description: description, world: world, timestep: timestep,
-                                duration: duration, walls: walls, segments: segments, crates: crates, bodies: bodies,
-                                joints: joints, tilt: tilt)
+        let scenario = Scenario(
+            name: name, description: description, world: world, timestep: timestep,
+            duration: duration, walls: walls, segments: segments, crates: crates, bodies: bodies,
+            joints: joints, tilt: tilt)
         try checkHashCells(scenario, worldObject: worldObject)
         try checkHashExtent(scenario, worldObject: worldObject)
         try checkPersistence(scenario, worldObject: worldObject)
@@ -227,7 +241,8 @@ public enum ScenarioLoader {
             damping: object.optionalNumber("damping", .closed(0, 1)),
             collisionSlop: object.optionalNumber("collisionSlop", .nonNegative(max: limits.maxRadius)),
             collisionBias: object.optionalNumber("collisionBias", .closed(0, 1)),
-            collisionPersistence: object.optionalInteger("collisionPersistence", min: 0, max: limits.maxCollisionPersistence),
+            collisionPersistence: object.optionalInteger(
+                "collisionPersistence", min: 0, max: limits.maxCollisionPersistence),
             sleepTimeThreshold: object.optionalNumber("sleepTimeThreshold", .nonNegative(max: limits.maxDuration)),
             idleSpeedThreshold: object.optionalNumber("idleSpeedThreshold", .nonNegative(max: limits.maxSpeed)),
             spatialIndex: spatialIndex(object)
@@ -262,20 +277,25 @@ public enum ScenarioLoader {
         guard let object else { return defaults }
         return try TimestepSettings(
             hz: object.number("hz", default: defaults.hz, .positive(max: limits.maxHz)),
-            maxStepsPerFrame: object.integer("maxStepsPerFrame", default: defaults.maxStepsPerFrame,
-                                             min: 1, max: limits.maxStepsPerFrame)
+            maxStepsPerFrame: object.integer(
+                "maxStepsPerFrame", default: defaults.maxStepsPerFrame,
+                min: 1, max: limits.maxStepsPerFrame)
         )
     }
 
     /// A run takes `duration × hz` steps, rounded: at least one, at most `maxTotalSteps`.
-    private static func checkTotalSteps(duration: Double, timestep: TimestepSettings, top: ObjectReader) throws(InputError) {
+    private static func checkTotalSteps(duration: Double, timestep: TimestepSettings, top: ObjectReader)
+        throws(InputError)
+    {
         let steps = (duration * timestep.hz).rounded()
         guard steps < 1 || steps > Double(limits.maxTotalSteps) else { return }
         // Blame whichever of the two the file set (duration first); both bounded, so steps is finite.
-        let (node, path) = top["duration"].map { ($0, "duration") }
+        let (node, path) =
+            top["duration"].map { ($0, "duration") }
             ?? top["timestep"]?["hz"].map { ($0, "timestep.hz") }
             ?? (top.node, "duration")
-        let reason = "duration × timestep.hz = \(NumberFormat.shortest(duration)) × \(NumberFormat.shortest(timestep.hz)) "
+        let reason =
+            "duration × timestep.hz = \(NumberFormat.shortest(duration)) × \(NumberFormat.shortest(timestep.hz)) "
             + "gives \(NumberFormat.shortest(steps)) steps; a run needs between 1 and \(limits.maxTotalSteps)"
         throw top.reader.error(at: node, path, reason)
     }
@@ -297,23 +317,28 @@ public enum ScenarioLoader {
         segments.reserveCapacity(nodes.count)
         let defaults = SegmentSpec(from: .zero, to: .zero)
         for (index, node) in nodes.enumerated() {
-            let object = try top.reader.object(node, FieldReader.element(top.path("segments"), index), keys: segmentKeys)
+            let object = try top.reader.object(
+                node, FieldReader.element(top.path("segments"), index), keys: segmentKeys)
             let segment = try SegmentSpec(
                 from: object.vec2("from", default: nil, .magnitude(limits.maxCoordinate)),
                 to: object.vec2("to", default: nil, .magnitude(limits.maxCoordinate)),
                 radius: object.number("radius", default: defaults.radius, .nonNegative(max: limits.maxRadius)),
                 friction: object.number("friction", default: defaults.friction, .nonNegative(max: limits.maxMaterial)),
-                elasticity: object.number("elasticity", default: defaults.elasticity, .nonNegative(max: limits.maxMaterial))
+                elasticity: object.number(
+                    "elasticity", default: defaults.elasticity, .nonNegative(max: limits.maxMaterial))
             )
             if segment.from == segment.to, let toNode = object["to"] {
-                throw top.reader.error(at: toNode, object.path("to"), "a segment's \"to\" must differ from its \"from\"")
+                throw top.reader.error(
+                    at: toNode, object.path("to"), "a segment's \"to\" must differ from its \"from\"")
             }
             segments.append(segment)
         }
         return segments
     }
 
-    private static func tiltSettings(_ object: ObjectReader?, baseDirectory: String?) throws(InputError) -> TiltSettings? {
+    private static func tiltSettings(_ object: ObjectReader?, baseDirectory: String?) throws(InputError)
+        -> TiltSettings?
+    {
         guard let object else { return nil }
         let file = try object.string("file", default: nil, allowEmpty: false)
         var orientation = Orientation.portrait
@@ -321,7 +346,8 @@ public enum ScenarioLoader {
             let raw = try object.reader.string(node, object.path("orientation"), allowEmpty: true)
             guard let value = Orientation(rawValue: raw) else {
                 let valid = Orientation.allCases.map(\.rawValue).joined(separator: ", ")
-                throw object.reader.error(at: node, object.path("orientation"), "unknown orientation \"\(raw)\"; valid: \(valid)")
+                throw object.reader.error(
+                    at: node, object.path("orientation"), "unknown orientation \"\(raw)\"; valid: \(valid)")
             }
             orientation = value
         }
@@ -329,8 +355,9 @@ public enum ScenarioLoader {
         let declaration = object["file"].map {
             InputError(file: object.reader.file, location: $0.location, path: object.path("file"), reason: "")
         }
-        return TiltSettings(file: resolve(file, against: baseDirectory), orientation: orientation, g: g,
-                            fileDeclaration: declaration)
+        return TiltSettings(
+            file: resolve(file, against: baseDirectory), orientation: orientation, g: g,
+            fileDeclaration: declaration)
     }
 
     // MARK: - Crates
@@ -369,8 +396,11 @@ public enum ScenarioLoader {
             let (sum, overflowSum) = total.addingReportingOverflow(count)
             if overflow || overflowSum || sum > limits.maxCrates {
                 let made = overflow ? "more than \(Int.max)" : String(count)
-                throw reader.error(at: node, plan.path, "columns × rows = \(plan.columns) × \(plan.rows) = \(made) crates; "
-                    + "with the \(total) before this grid that is more than the limit of \(limits.maxCrates) crates")
+                throw reader.error(
+                    at: node, plan.path,
+                    "columns × rows = \(plan.columns) × \(plan.rows) = \(made) crates; "
+                        + "with the \(total) before this grid that is more than the limit of \(limits.maxCrates) crates"
+                )
             }
             total = sum
             plans.append(plan)
@@ -389,11 +419,14 @@ public enum ScenarioLoader {
             let positionNode = try object.required("position")
             let position = try reader.vec2(positionNode, object.path("position"), .magnitude(limits.maxCoordinate))
             if !inside(position, world) {
-                throw reader.error(at: positionNode, object.path("position"),
-                                   "crate \"\(id)\" at \(show(position)) lies outside the world \(showBounds(world))")
+                throw reader.error(
+                    at: positionNode, object.path("position"),
+                    "crate \"\(id)\" at \(show(position)) lies outside the world \(showBounds(world))")
             }
             if let first = origins[id] {
-                throw reader.error(at: idNode, object.path("id"), "duplicate crate id \"\(id)\" (first used at \(first.path), \(first.location))")
+                throw reader.error(
+                    at: idNode, object.path("id"),
+                    "duplicate crate id \"\(id)\" (first used at \(first.path), \(first.location))")
             }
             origins[id] = IDOrigin(path: object.path("id"), location: idNode.location)
             crates.append(try crateBody(object, id: id, position: position))
@@ -403,17 +436,23 @@ public enum ScenarioLoader {
             for row in 0..<plan.rows {
                 for column in 0..<plan.columns {
                     let id = "\(plan.prefix)\(row)_\(column)"
-                    let position = Vec2(plan.origin.x + Double(column) * plan.spacing.x,
-                                        plan.origin.y + Double(row) * plan.spacing.y)
+                    let position = Vec2(
+                        plan.origin.x + Double(column) * plan.spacing.x,
+                        plan.origin.y + Double(row) * plan.spacing.y)
                     if !inside(position, world) {
-                        throw reader.error(at: plan.node, plan.path, "grid crate \"\(id)\" (row \(row), column \(column)) at "
-                            + "\(show(position)) lies outside the world \(showBounds(world))")
+                        throw reader.error(
+                            at: plan.node, plan.path,
+                            "grid crate \"\(id)\" (row \(row), column \(column)) at "
+                                + "\(show(position)) lies outside the world \(showBounds(world))")
                     }
                     if let first = origins[id] {
-                        throw reader.error(at: plan.node, plan.path, "grid crate \"\(id)\" (row \(row), column \(column)) "
-                            + "duplicates the crate id first used at \(first.path), \(first.location)")
+                        throw reader.error(
+                            at: plan.node, plan.path,
+                            "grid crate \"\(id)\" (row \(row), column \(column)) "
+                                + "duplicates the crate id first used at \(first.path), \(first.location)")
                     }
-                    origins[id] = IDOrigin(path: "\(plan.path) (row \(row), column \(column))", location: plan.node.location)
+                    origins[id] = IDOrigin(
+                        path: "\(plan.path) (row \(row), column \(column))", location: plan.node.location)
                     var crate = plan.template
                     crate.id = id
                     crate.position = position
@@ -449,15 +488,18 @@ public enum ScenarioLoader {
         let defaults = CrateSpec(id: id, position: position)
         return try CrateSpec(
             id: id, position: position,
-            size: object.vec2("size", default: defaults.size,
-                              Bounds(min: limits.minCrateSize, minInclusive: true, max: limits.maxCrateSize)),
+            size: object.vec2(
+                "size", default: defaults.size,
+                Bounds(min: limits.minCrateSize, minInclusive: true, max: limits.maxCrateSize)),
             angle: object.number("angle", default: defaults.angle, .magnitude(limits.maxAngle)),
             mass: object.number("mass", default: defaults.mass, .closed(limits.minMass, limits.maxMass)),
             friction: object.number("friction", default: defaults.friction, .nonNegative(max: limits.maxMaterial)),
-            elasticity: object.number("elasticity", default: defaults.elasticity, .nonNegative(max: limits.maxMaterial)),
+            elasticity: object.number(
+                "elasticity", default: defaults.elasticity, .nonNegative(max: limits.maxMaterial)),
             velocity: object.vec2("velocity", default: defaults.velocity, .magnitude(limits.maxSpeed)),
-            angularVelocity: object.number("angularVelocity", default: defaults.angularVelocity,
-                                           .magnitude(limits.maxAngularVelocity))
+            angularVelocity: object.number(
+                "angularVelocity", default: defaults.angularVelocity,
+                .magnitude(limits.maxAngularVelocity))
         )
     }
 
@@ -479,17 +521,21 @@ public enum ScenarioLoader {
     private static func checkOverlaps(_ scenario: Scenario, top: ObjectReader) throws(InputError) -> OverlapCensus {
         let census = OverlapCensus(scenario: scenario, stopAfter: limits.maxOverlappingPairs)
         guard census.stoppedEarly else { return census }
-        let example = census.cratePairExamples.first.map {
-            " (the first: \"\(scenario.crates[$0.first].id)\" and \"\(scenario.crates[$0.second].id)\")"
-        } ?? ""
+        let example =
+            census.cratePairExamples.first.map {
+                " (the first: \"\(scenario.crates[$0.first].id)\" and \"\(scenario.crates[$0.second].id)\")"
+            } ?? ""
         // Blame the grids when a grid crate is in the first pair, else the listed crates.
         let listed = top["crates"]?.arrayValue?.count ?? 0
         let gridFirst = (census.cratePairExamples.first?.second ?? 0) >= listed
-        let (node, path) = (gridFirst ? top["grids"].map { ($0, "grids") } : nil)
+        let (node, path) =
+            (gridFirst ? top["grids"].map { ($0, "grids") } : nil)
             ?? top["crates"].map { ($0, "crates") } ?? top["grids"].map { ($0, "grids") } ?? (top.node, "crates")
-        throw top.reader.error(at: node, path,
+        throw top.reader.error(
+            at: node, path,
             "more than \(limits.maxOverlappingPairs) pairs of crates overlap at t = 0\(example); the limit is "
-            + "\(limits.maxOverlappingPairs) (Chipmunk resolves every overlapping pair on every step): spread the crates out")
+                + "\(limits.maxOverlappingPairs) (Chipmunk resolves every overlapping pair on every step): spread the crates out"
+        )
     }
 
     /// Warnings for a scenario that loads but probably does not do what was meant:
@@ -509,23 +555,29 @@ public enum ScenarioLoader {
         }
         if census.cratePairs > 0 {
             let pairs = census.cratePairExamples.map { "\"\(crates[$0.first].id)\" and \"\(crates[$0.second].id)\"" }
-            lines.append("\(census.cratePairs) pair\(census.cratePairs == 1 ? "" : "s") of crates overlap at t = 0: "
-                         + ids(pairs, total: census.cratePairs))
+            lines.append(
+                "\(census.cratePairs) pair\(census.cratePairs == 1 ? "" : "s") of crates overlap at t = 0: "
+                    + ids(pairs, total: census.cratePairs))
         }
         if census.wallContacts > 0 {
             let boxWalls = scenario.walls.box ? 4 : 0
             let pairs = census.wallContactExamples.map { contact -> String in
-                let wall = contact.segment < boxWalls ? ["bottom", "right", "top", "left"][contact.segment] + " wall"
+                let wall =
+                    contact.segment < boxWalls
+                    ? ["bottom", "right", "top", "left"][contact.segment] + " wall"
                     : "segments[\(contact.segment - boxWalls)]"
                 return "\"\(crates[contact.crate].id)\" and the \(wall)"
             }
-            lines.append("\(census.wallContacts) crate\(census.wallContacts == 1 ? "" : "s")-wall overlap\(census.wallContacts == 1 ? "" : "s") at t = 0: "
-                         + ids(pairs, total: census.wallContacts))
+            lines.append(
+                "\(census.wallContacts) crate\(census.wallContacts == 1 ? "" : "s")-wall overlap\(census.wallContacts == 1 ? "" : "s") at t = 0: "
+                    + ids(pairs, total: census.wallContacts))
         }
         let tilted = crates.filter { abs($0.angle) > 2 * Double.pi }
         if let first = tilted.first {
             let more = tilted.count > 1 ? " (and \(tilted.count - 1) more crates)" : ""
-            lines.append("crate \"\(first.id)\" has angle \(NumberFormat.shortest(first.angle)), more than 2π in magnitude\(more): radians expected")
+            lines.append(
+                "crate \"\(first.id)\" has angle \(NumberFormat.shortest(first.angle)), more than 2π in magnitude\(more): radians expected"
+            )
         }
         return lines
     }
@@ -541,13 +593,17 @@ public enum ScenarioLoader {
     /// a kinematic body whose idle time is not below the threshold: with a threshold of 0, one
     /// that touches a dynamic body, and `cpSpaceDeactivateBody` aborts ("Internal error:
     /// Attempting to deactivate a non-dynamic body."). Any positive threshold keeps 0 below it.
-    private static func checkSleepWithKinematicBodies(_ scenario: Scenario, worldObject: ObjectReader) throws(InputError) {
+    private static func checkSleepWithKinematicBodies(_ scenario: Scenario, worldObject: ObjectReader)
+        throws(InputError)
+    {
         guard scenario.world.sleepTimeThreshold == 0, let node = worldObject["sleepTimeThreshold"],
-              let kinematic = scenario.bodies.first(where: { $0.type == .kinematic }) else { return }
-        throw worldObject.reader.error(at: node, worldObject.path("sleepTimeThreshold"),
+            let kinematic = scenario.bodies.first(where: { $0.type == .kinematic })
+        else { return }
+        throw worldObject.reader.error(
+            at: node, worldObject.path("sleepTimeThreshold"),
             "0 cannot be used with a kinematic body (\"\(kinematic.id)\"): Chipmunk 7.0.3 would try to put the kinematic "
-            + "body to sleep once it touches a dynamic one and abort (\"Attempting to deactivate a non-dynamic body\"); "
-            + "use a threshold above 0")
+                + "body to sleep once it touches a dynamic one and abort (\"Attempting to deactivate a non-dynamic body\"); "
+                + "use a threshold above 0")
     }
 
     // MARK: - Contact persistence
@@ -556,14 +612,16 @@ public enum ScenarioLoader {
     /// `limits.maxPersistentShapeSteps` (Chipmunk keeps that many steps of contacts).
     private static func checkPersistence(_ scenario: Scenario, worldObject: ObjectReader) throws(InputError) {
         guard let persistence = scenario.world.collisionPersistence, persistence > 3,
-              let node = worldObject["collisionPersistence"] else { return }
+            let node = worldObject["collisionPersistence"]
+        else { return }
         let shapes = scenario.bodyDefinitions.reduce(0) { $0 + ($1.type == .dynamic ? $1.shapes.count : 0) }
         guard persistence * shapes > limits.maxPersistentShapeSteps else { return }
-        throw worldObject.reader.error(at: node, worldObject.path("collisionPersistence"),
+        throw worldObject.reader.error(
+            at: node, worldObject.path("collisionPersistence"),
             "\(persistence) steps × \(shapes) dynamic shapes = \(persistence * shapes), more than "
-            + "\(limits.maxPersistentShapeSteps): Chipmunk keeps every contact of the last collisionPersistence steps, "
-            + "so memory would grow by hundreds of MB; at most \(Swift.max(3, limits.maxPersistentShapeSteps / Swift.max(shapes, 1))) "
-            + "with \(shapes) dynamic shapes")
+                + "\(limits.maxPersistentShapeSteps): Chipmunk keeps every contact of the last collisionPersistence steps, "
+                + "so memory would grow by hundreds of MB; at most \(Swift.max(3, limits.maxPersistentShapeSteps / Swift.max(shapes, 1))) "
+                + "with \(shapes) dynamic shapes")
     }
 
     // MARK: - Spatial hash
@@ -579,21 +637,24 @@ public enum ScenarioLoader {
             if extent > farthest.0 { farthest = (extent, what) }
         }
         for segment in scenario.allSegments {
-            consider(Swift.max(abs(segment.from.x), abs(segment.from.y), abs(segment.to.x), abs(segment.to.y))
-                     + segment.radius, "a segment")
+            consider(
+                Swift.max(abs(segment.from.x), abs(segment.from.y), abs(segment.to.x), abs(segment.to.y))
+                    + segment.radius, "a segment")
         }
         for body in scenario.bodyDefinitions {
             consider(Swift.max(abs(body.position.x), abs(body.position.y)) + body.reach, "\(body.kind) \"\(body.id)\"")
         }
         guard farthest.0 > limit else { return }
         let hash = worldObject["spatialIndex"]?["hash"]
-        let (node, path) = hash?["cellSize"].map { ($0, "world.spatialIndex.hash.cellSize") }
+        let (node, path) =
+            hash?["cellSize"].map { ($0, "world.spatialIndex.hash.cellSize") }
             ?? (hash ?? worldObject.node, "world.spatialIndex.hash")
-        throw worldObject.reader.error(at: node, path,
+        throw worldObject.reader.error(
+            at: node, path,
             "cell size \(NumberFormat.shortest(cellSize)) is too small for the scene: \(farthest.1) reaches "
-            + "\(NumberFormat.shortest(farthest.0)) from the origin, beyond 2^30 cells (±\(NumberFormat.shortest(limit))); "
-            + "Chipmunk's spatial hash indexes cells with a C int and hangs past 2^31: use a cell size of at least "
-            + "\(NumberFormat.shortest(farthest.0 / 1_073_741_824)) or \"bbtree\"")
+                + "\(NumberFormat.shortest(farthest.0)) from the origin, beyond 2^30 cells (±\(NumberFormat.shortest(limit))); "
+                + "Chipmunk's spatial hash indexes cells with a C int and hangs past 2^31: use a cell size of at least "
+                + "\(NumberFormat.shortest(farthest.0 / 1_073_741_824)) or \"bbtree\"")
     }
 
     /// With a spatial hash, no shape's bounding box may cover more than
@@ -611,8 +672,10 @@ public enum ScenarioLoader {
             if count > Double(limits.maxHashCellsPerShape), count > (worst?.cells ?? 0) { worst = (count, what) }
         }
         for segment in scenario.allSegments {
-            consider(cells(abs(segment.to.x - segment.from.x) + 2 * segment.radius,
-                           abs(segment.to.y - segment.from.y) + 2 * segment.radius), "a segment")
+            consider(
+                cells(
+                    abs(segment.to.x - segment.from.x) + 2 * segment.radius,
+                    abs(segment.to.y - segment.from.y) + 2 * segment.radius), "a segment")
         }
         for body in scenario.bodyDefinitions {
             // Any rotation fits in a square of side twice the reach (a crate's diagonal).
@@ -624,11 +687,13 @@ public enum ScenarioLoader {
         guard let worst else { return }
         // Blame cellSize where the file set it, else the hash object that defaulted it.
         let hash = worldObject["spatialIndex"]?["hash"]
-        let (node, path) = hash?["cellSize"].map { ($0, "world.spatialIndex.hash.cellSize") }
+        let (node, path) =
+            hash?["cellSize"].map { ($0, "world.spatialIndex.hash.cellSize") }
             ?? (hash ?? worldObject.node, "world.spatialIndex.hash")
-        throw worldObject.reader.error(at: node, path,
+        throw worldObject.reader.error(
+            at: node, path,
             "cell size \(NumberFormat.shortest(cellSize)) is too small: \(worst.what) would cover about "
-            + "\(NumberFormat.shortest(worst.cells)) hash cells, more than the limit of "
-            + "\(worst.what == "all shapes together" ? limits.maxHashCellsTotal : limits.maxHashCellsPerShape)")
+                + "\(NumberFormat.shortest(worst.cells)) hash cells, more than the limit of "
+                + "\(worst.what == "all shapes together" ? limits.maxHashCellsTotal : limits.maxHashCellsPerShape)")
     }
 }

@@ -47,9 +47,11 @@ public struct ScenarioOverride: Hashable, Sendable {
     public init(argument: String) throws(InputError) {
         let name = "--set \(argument)"
         guard let equals = argument.firstIndex(of: "=") else {
-            throw InputError(file: name, reason: "expected PATH=JSON, such as world.gravity=[0,-500] or 'crates[*].friction=0.3'")
+            throw InputError(
+                file: name, reason: "expected PATH=JSON, such as world.gravity=[0,-500] or 'crates[*].friction=0.3'")
         }
-        try self.init(path: String(argument[..<equals]), json: String(argument[argument.index(after: equals)...]), name: name)
+        try self.init(
+            path: String(argument[..<equals]), json: String(argument[argument.index(after: equals)...]), name: name)
     }
 
     /// An override from its path and JSON text (as a trace header records them).
@@ -76,8 +78,10 @@ public struct ScenarioOverride: Hashable, Sendable {
 
     private static func parsePath(_ path: String, name: String) throws(InputError) -> [Component] {
         func bad(_ why: String) -> InputError {
-            InputError(file: name, reason: "bad path \"\(path)\": \(why) (expected keys separated by dots, each "
-                       + "optionally followed by [N] or [*], such as crates[*].friction)")
+            InputError(
+                file: name,
+                reason: "bad path \"\(path)\": \(why) (expected keys separated by dots, each "
+                    + "optionally followed by [N] or [*], such as crates[*].friction)")
         }
         var components: [Component] = []
         let chars = Array(path)
@@ -154,8 +158,10 @@ public struct ScenarioOverride: Hashable, Sendable {
 
     /// Sets the value at `rest` below `node`, whose path is `concrete` and whose place in the
     /// scenario's layout (keys only) is `schema`.
-    private func set(_ node: inout JSONNode, at rest: ArraySlice<Component>, schema: [String], concrete: String,
-                     touched: inout [String]) throws(InputError) {
+    private func set(
+        _ node: inout JSONNode, at rest: ArraySlice<Component>, schema: [String], concrete: String,
+        touched: inout [String]
+    ) throws(InputError) {
         guard let component = rest.first else {
             node = value
             touched.append(concrete)
@@ -165,7 +171,8 @@ public struct ScenarioOverride: Hashable, Sendable {
         switch component {
         case .key(let key):
             guard case .object(var members) = node.value else {
-                throw InputError(file: argument, reason: "\(here) is \(node.value.typeName), not an object with a key \"\(key)\"")
+                throw InputError(
+                    file: argument, reason: "\(here) is \(node.value.typeName), not an object with a key \"\(key)\"")
             }
             // Take the members out of the node while they change, so they are not copied
             // (one copy per `--set` made thousands of them quadratic); put back on every exit.
@@ -178,11 +185,13 @@ public struct ScenarioOverride: Hashable, Sendable {
             }
             let path = FieldReader.member(concrete, key)
             if let i = members.firstIndex(where: { $0.key == key }) {
-                try set(&members[i].node, at: rest.dropFirst(), schema: schema + [key], concrete: path, touched: &touched)
+                try set(
+                    &members[i].node, at: rest.dropFirst(), schema: schema + [key], concrete: path, touched: &touched)
             } else {
                 // A missing object on the way is created; a missing array cannot be indexed.
                 if let next = rest.dropFirst().first, !next.isKey {
-                    throw InputError(file: argument, reason: "\(path) is not in the scenario: there is no array to index")
+                    throw InputError(
+                        file: argument, reason: "\(path) is not in the scenario: there is no array to index")
                 }
                 var child = JSONNode(value: .object([]), location: value.location)
                 try set(&child, at: rest.dropFirst(), schema: schema + [key], concrete: path, touched: &touched)
@@ -190,25 +199,32 @@ public struct ScenarioOverride: Hashable, Sendable {
             }
         case .index(let index):
             guard case .array(var elements) = node.value else {
-                throw InputError(file: argument, reason: "\(here) is \(node.value.typeName), not an array: [\(index)] cannot apply")
+                throw InputError(
+                    file: argument, reason: "\(here) is \(node.value.typeName), not an array: [\(index)] cannot apply")
             }
             node.value = .null // as for members: no copy per override
             defer { node.value = .array(elements) }
             guard index < elements.count else {
-                throw InputError(file: argument, reason: "index \(index) is out of range: \(here) has "
-                                 + "\(elements.count) \(elements.count == 1 ? "element" : "elements")")
+                throw InputError(
+                    file: argument,
+                    reason: "index \(index) is out of range: \(here) has "
+                        + "\(elements.count) \(elements.count == 1 ? "element" : "elements")")
             }
-            try set(&elements[index], at: rest.dropFirst(), schema: schema, concrete: FieldReader.element(concrete, index),
-                    touched: &touched)
+            try set(
+                &elements[index], at: rest.dropFirst(), schema: schema, concrete: FieldReader.element(concrete, index),
+                touched: &touched)
         case .each:
             guard case .array(var elements) = node.value else {
-                throw InputError(file: argument, reason: "\(here) is \(node.value.typeName), not an array: [*] cannot apply")
+                throw InputError(
+                    file: argument, reason: "\(here) is \(node.value.typeName), not an array: [*] cannot apply")
             }
             node.value = .null
             defer { node.value = .array(elements) }
             for index in elements.indices {
-                try set(&elements[index], at: rest.dropFirst(), schema: schema, concrete: FieldReader.element(concrete, index),
-                        touched: &touched)
+                try set(
+                    &elements[index], at: rest.dropFirst(), schema: schema,
+                    concrete: FieldReader.element(concrete, index),
+                    touched: &touched)
             }
         }
     }
@@ -238,8 +254,10 @@ public struct ScenarioOverride: Hashable, Sendable {
     /// one did; otherwise `error` unchanged. Its line and column, in the value text, are dropped.
     static func attribute(_ error: InputError, setBy: [(path: String, override: ScenarioOverride)]) -> InputError {
         guard let errorPath = error.path else { return error }
-        for entry in setBy.reversed() where errorPath == entry.path
-            || errorPath.hasPrefix(entry.path + ".") || errorPath.hasPrefix(entry.path + "[") {
+        for entry in setBy.reversed()
+        where errorPath == entry.path
+            || errorPath.hasPrefix(entry.path + ".") || errorPath.hasPrefix(entry.path + "[")
+        {
             return InputError(file: entry.override.argument, path: errorPath, reason: error.reason)
         }
         return error

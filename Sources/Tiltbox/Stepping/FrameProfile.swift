@@ -23,7 +23,9 @@ public enum FrameProfile: Sendable, Equatable, CustomStringConvertible {
     public static func parse(_ text: String) throws(InputError) -> FrameProfile {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         func bad(_ reason: String) -> InputError {
-            InputError(file: "--frames", reason: "\(reason) in '\(text)' (expected steady:HZ, jitter:HZ:SEED, stall:HZ:AT:SECONDS or file:PATH)")
+            InputError(
+                file: "--frames",
+                reason: "\(reason) in '\(text)' (expected steady:HZ, jitter:HZ:SEED, stall:HZ:AT:SECONDS or file:PATH)")
         }
         func positive(_ s: String, _ name: String, max: Double) throws(InputError) -> Double {
             guard let v = Double(s), v.isFinite, v > 0, v <= max else {
@@ -41,9 +43,12 @@ public enum FrameProfile: Sendable, Equatable, CustomStringConvertible {
             return .jitter(hz: try positive(parts[1], "HZ", max: maxHz), seed: seed)
         case "stall":
             guard parts.count == 4 else { throw bad("wrong number of fields") }
-            guard let at = Double(parts[2]), at.isFinite, at >= 0, at <= 1e6 else { throw bad("AT must be a number of seconds in [0, 1000000]") }
-            return .stall(hz: try positive(parts[1], "HZ", max: maxHz), at: at,
-                          seconds: try positive(parts[3], "SECONDS", max: maxFrameSeconds))
+            guard let at = Double(parts[2]), at.isFinite, at >= 0, at <= 1e6 else {
+                throw bad("AT must be a number of seconds in [0, 1000000]")
+            }
+            return .stall(
+                hz: try positive(parts[1], "HZ", max: maxHz), at: at,
+                seconds: try positive(parts[3], "SECONDS", max: maxFrameSeconds))
         case "file":
             let path = parts.dropFirst().joined(separator: ":")
             guard !path.isEmpty else { throw bad("missing PATH") }
@@ -71,17 +76,24 @@ public enum FrameProfile: Sendable, Equatable, CustomStringConvertible {
                 // The line is echoed only once the file has shown itself to be a frame
                 // file (a duration read before it): never the first line of some other file.
                 let found = durations.isEmpty ? "" : ", found '\(trimmed.prefix(40))'"
-                throw InputError(file: path, location: SourceLocation(line: lineNumber, column: 1),
-                                 reason: "expected a frame duration in seconds (a number in [0, \(Int(maxFrameSeconds))])\(found)")
+                throw InputError(
+                    file: path, location: SourceLocation(line: lineNumber, column: 1),
+                    reason: "expected a frame duration in seconds (a number in [0, \(Int(maxFrameSeconds))])\(found)")
             }
             guard durations.count < maxFileFrames else {
-                throw InputError(file: path, location: SourceLocation(line: lineNumber, column: 1), reason: "more than \(maxFileFrames) frames")
+                throw InputError(
+                    file: path, location: SourceLocation(line: lineNumber, column: 1),
+                    reason: "more than \(maxFileFrames) frames")
             }
             durations.append(d)
         }
         let mean = durations.reduce(0, +) / Double(max(durations.count, 1))
         guard mean >= 1 / maxHz else {
-            throw InputError(file: path, reason: "the frame file's mean frame lasts \(NumberFormat.shortest(mean)) s; it must be at least \(NumberFormat.shortest(1 / maxHz)) s (at most \(Int(maxHz)) frames per second)")
+            throw InputError(
+                file: path,
+                reason:
+                    "the frame file's mean frame lasts \(NumberFormat.shortest(mean)) s; it must be at least \(NumberFormat.shortest(1 / maxHz)) s (at most \(Int(maxHz)) frames per second)"
+            )
         }
         return durations
     }
@@ -101,7 +113,8 @@ public enum FrameProfile: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .steady(let hz): return "steady:\(NumberFormat.shortest(hz))"
         case .jitter(let hz, let seed): return "jitter:\(NumberFormat.shortest(hz)):\(seed)"
-        case .stall(let hz, let at, let s): return "stall:\(NumberFormat.shortest(hz)):\(NumberFormat.shortest(at)):\(NumberFormat.shortest(s))"
+        case .stall(let hz, let at, let s):
+            return "stall:\(NumberFormat.shortest(hz)):\(NumberFormat.shortest(at)):\(NumberFormat.shortest(s))"
         case .file(let path, _): return "file:\(path)"
         }
     }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Refuses, before anything is written, an output path that is the same file as one of a
@@ -42,12 +42,16 @@ import Darwin
     public mutating func output(_ path: String?, as role: String) throws(InputError) {
         guard let path, path != "-", let identity = FileIdentity(output: path) else { return }
         if let input = inputs.first(where: { $0.identity == identity }) {
-            throw InputError(file: path, reason: "\(role) is the same file as \(input.role) (\(input.path)); "
-                            + "an output never overwrites an input: write it elsewhere")
+            throw InputError(
+                file: path,
+                reason: "\(role) is the same file as \(input.role) (\(input.path)); "
+                    + "an output never overwrites an input: write it elsewhere")
         }
         if let other = outputs.first(where: { $0.identity == identity }) {
-            throw InputError(file: path, reason: "\(role) is the same file as \(other.role) (\(other.path)); "
-                            + "give each output its own file")
+            throw InputError(
+                file: path,
+                reason: "\(role) is the same file as \(other.role) (\(other.path)); "
+                    + "give each output its own file")
         }
         outputs.append((identity, path, role))
     }

@@ -15,7 +15,8 @@ import Foundation
     private static func field(_ name: String) -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
         for line in text.split(separator: "\n") where line.hasPrefix(name) {
-            return Int(line.dropFirst(name.count).trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
+            return Int(
+                line.dropFirst(name.count).trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
         }
         return nil
     }

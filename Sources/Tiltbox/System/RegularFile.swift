@@ -1,9 +1,10 @@
-import Foundation
 internal import CFileSystem
+import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The check input readers make before opening a path: that it names a regular file.
@@ -22,7 +23,8 @@ enum RegularFile {
         guard stat(path, &info) == 0 else {
             let code = errno
             if code == ENOENT { throw InputError(file: path, reason: "no such file") }
-            throw InputError(file: path, reason: "cannot read the file's attributes: \(String(cString: strerror(code)))")
+            throw InputError(
+                file: path, reason: "cannot read the file's attributes: \(String(cString: strerror(code)))")
         }
         let type = info.st_mode & S_IFMT
         guard type == S_IFREG else {

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// SHA-256 (FIPS 180-4), for the fingerprints in a trace header: the scenario and tilt
@@ -54,14 +54,18 @@ struct SHA256: Sendable {
             block.removeAll(keepingCapacity: true)
         }
         while block.count < 56 { block.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { block.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            block.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        }
         compress()
         block.removeAll(keepingCapacity: true)
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(64)
         for word in state {
-            for shift in stride(from: 28, through: 0, by: -4) { text.append(digits[Int((word >> UInt32(shift)) & 0xF)]) }
+            for shift in stride(from: 28, through: 0, by: -4) {
+                text.append(digits[Int((word >> UInt32(shift)) & 0xF)])
+            }
         }
         return String(decoding: text, as: UTF8.self)
     }
@@ -99,7 +103,9 @@ struct SHA256: Sendable {
     private mutating func compress() {
         var w = [UInt32](repeating: 0, count: 64)
         for i in 0..<16 {
-            w[i] = UInt32(block[4 * i]) << 24 | UInt32(block[4 * i + 1]) << 16 | UInt32(block[4 * i + 2]) << 8 | UInt32(block[4 * i + 3])
+            w[i] =
+                UInt32(block[4 * i]) << 24 | UInt32(block[4 * i + 1]) << 16 | UInt32(block[4 * i + 2]) << 8
+                | UInt32(block[4 * i + 3])
         }
         for i in 16..<64 {
             let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)

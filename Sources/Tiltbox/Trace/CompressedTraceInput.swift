@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The plain text of a zstd-compressed trace, a chunk at a time: what `TraceStream` reads
@@ -43,7 +43,9 @@ final class CompressedTraceInput {
     ///
     /// - Parameter line: the line being read, to locate an error.
     /// - Throws: `InputError` at `file:line`.
-    func read(into output: UnsafeMutableRawBufferPointer, from fd: Int32, file: String, line: Int) throws(InputError) -> Int {
+    func read(into output: UnsafeMutableRawBufferPointer, from fd: Int32, file: String, line: Int) throws(InputError)
+        -> Int
+    {
         while true {
             if position < inputEnd || outputFull {
                 let (start, end) = (position, inputEnd)
@@ -65,15 +67,20 @@ final class CompressedTraceInput {
                 if progress.consumed > 0 || outputFull { continue }
                 if position < inputEnd {
                     // zstd always takes input when it has room for output; never spin.
-                    throw InputError(file: file, line: line, reason: "corrupt zstd data after \(consumed) compressed bytes (zstd made no progress)")
+                    throw InputError(
+                        file: file, line: line,
+                        reason: "corrupt zstd data after \(consumed) compressed bytes (zstd made no progress)")
                 }
             }
             // Everything read is consumed: read on.
             let n = fd < 0 ? 0 : try readChunk(from: fd, file: file)
             if n == 0 {
                 guard atFrameEnd else {
-                    throw InputError(file: file, line: line,
-                                     reason: "the zstd data ends in the middle of a frame, after \(consumed) compressed bytes: the file is cut off")
+                    throw InputError(
+                        file: file, line: line,
+                        reason:
+                            "the zstd data ends in the middle of a frame, after \(consumed) compressed bytes: the file is cut off"
+                    )
                 }
                 return 0
             }

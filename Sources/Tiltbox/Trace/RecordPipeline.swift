@@ -36,13 +36,13 @@ final class RecordPipeline: @unchecked Sendable {
     private let blockCounts: UnsafeMutableBufferPointer<Int>
 
     // Owned by the loop (the single producer).
-    private var filling = 0        // the block being filled
-    private var filled = 0         // records in it so far
+    private var filling = 0 // the block being filled
+    private var filled = 0 // records in it so far
 
     // Guarded by `condition`.
     private let condition = NSCondition()
-    private var first = 0          // the oldest queued block, possibly being formatted
-    private var queued = 0         // blocks queued, including one being formatted
+    private var first = 0 // the oldest queued block, possibly being formatted
+    private var queued = 0 // blocks queued, including one being formatted
     private var stopping = false
     private var stopped = false
     private var failure: TraceWriteError?
@@ -171,7 +171,8 @@ final class RecordPipeline: @unchecked Sendable {
             rowLength = pipeline.rowLength
         }
 
-        func forEach(_ body: (_ step: Int, _ t: Double, _ gravity: Vec2, _ states: UnsafeBufferPointer<Double>) -> Void) {
+        func forEach(_ body: (_ step: Int, _ t: Double, _ gravity: Vec2, _ states: UnsafeBufferPointer<Double>) -> Void)
+        {
             for i in 0..<count {
                 let row = rows + i * rowLength
                 body(steps[i], row[0], Vec2(row[1], row[2]), UnsafeBufferPointer(start: row + 3, count: rowLength - 3))

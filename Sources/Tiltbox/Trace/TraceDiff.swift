@@ -52,8 +52,10 @@ public enum TraceDiff {
                 if let missing = ra ?? rb {
                     // One trace has a record the other lacks; read the shorter one's end (already read).
                     let shorterEnd = ra == nil ? a.end : b.end
-                    return .diverged(.missingRecord(step: missing.step, time: missing.t, missingFrom: ra == nil ? .a : .b,
-                                                    truncated: shorterEnd == nil))
+                    return .diverged(
+                        .missingRecord(
+                            step: missing.step, time: missing.t, missingFrom: ra == nil ? .a : .b,
+                            truncated: shorterEnd == nil))
                 }
                 break
             }
@@ -61,11 +63,16 @@ public enum TraceDiff {
                 return .diverged(.stepMismatch(index: index, stepA: ra.step, stepB: rb.step))
             }
             func difference(_ body: String?, _ field: String, _ va: Double, _ vb: Double) -> TraceComparison {
-                .diverged(.value(TraceValueDifference(step: ra.step, time: ra.t, body: body, field: field, a: va, b: vb)))
+                .diverged(
+                    .value(TraceValueDifference(step: ra.step, time: ra.t, body: body, field: field, a: va, b: vb)))
             }
             if !agree(ra.t, rb.t, tolerance) { return difference(nil, "t", ra.t, rb.t) }
-            if !agree(ra.gravity.x, rb.gravity.x, tolerance) { return difference(nil, "g.x", ra.gravity.x, rb.gravity.x) }
-            if !agree(ra.gravity.y, rb.gravity.y, tolerance) { return difference(nil, "g.y", ra.gravity.y, rb.gravity.y) }
+            if !agree(ra.gravity.x, rb.gravity.x, tolerance) {
+                return difference(nil, "g.x", ra.gravity.x, rb.gravity.x)
+            }
+            if !agree(ra.gravity.y, rb.gravity.y, tolerance) {
+                return difference(nil, "g.y", ra.gravity.y, rb.gravity.y)
+            }
             // A hash record holds no fields: compare the records' hashes (one side's may
             // be computed from its states).
             if ra.hash != nil || rb.hash != nil {
@@ -76,8 +83,9 @@ public enum TraceDiff {
                 continue
             }
             // The reader guarantees these counts; a hand-built Trace might not.
-            precondition(ra.states.count == header.valuesPerRecord && rb.states.count == header.valuesPerRecord,
-                         "record states do not match the header")
+            precondition(
+                ra.states.count == header.valuesPerRecord && rb.states.count == header.valuesPerRecord,
+                "record states do not match the header")
             for i in 0..<ra.states.count where !agree(ra.states[i], rb.states[i], tolerance) {
                 return difference(header.bodies[i / perBody], header.fields[i % perBody], ra.states[i], rb.states[i])
             }

@@ -70,7 +70,8 @@ public struct TraceDigest: Hashable, Sendable, CustomStringConvertible {
     public static func value(ofText text: String) -> UInt64? {
         let hex = text.utf8.dropFirst(8)
         guard text.hasPrefix("fnv1a64:"), hex.count == 16,
-              hex.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else { return nil }
+            hex.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+        else { return nil }
         return UInt64(String(decoding: hex, as: UTF8.self), radix: 16)
     }
 

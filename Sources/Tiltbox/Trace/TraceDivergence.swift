@@ -59,9 +59,11 @@ public enum TraceDivergence: Hashable, Sendable, CustomStringConvertible {
             return "first divergence at step \(step) (t = \(NumberFormat.shortest(time))): the record hashes differ: "
                 + "\(sides.a) \(TraceDigest.text(of: a)), \(sides.b) \(TraceDigest.text(of: b)) (a hash trace holds no fields)"
         case .stepMismatch(let index, let stepA, let stepB):
-            return "first divergence at record \(index + 1): \(sides.aTrace) has step \(stepA), \(sides.bTrace) step \(stepB)"
+            return
+                "first divergence at record \(index + 1): \(sides.aTrace) has step \(stepA), \(sides.bTrace) step \(stepB)"
         case .missingRecord(let step, let time, let side, let truncated):
-            return "first divergence at step \(step) (t = \(NumberFormat.shortest(time))): \(sides.name(side)) ends before it"
+            return
+                "first divergence at step \(step) (t = \(NumberFormat.shortest(time))): \(sides.name(side)) ends before it"
                 + (truncated ? " without an end line (truncated)" : "")
         case .end(let mismatch):
             switch mismatch {

@@ -69,8 +69,9 @@ extension TraceHeaderValue where V == ShapeGeometry {
     /// One shape of `shapes`: an object with exactly one of `circle`, `box`, `polygon` or
     /// `segment`, its geometry finite.
     static var shapeGeometry: Self {
-        Self(write: { shape, out in TraceHeader.append(shape: shape, to: &out) },
-             read: { node, path, lines throws(InputError) in try lines.shapeGeometry(node, path) })
+        Self(
+            write: { shape, out in TraceHeader.append(shape: shape, to: &out) },
+            read: { node, path, lines throws(InputError) in try lines.shapeGeometry(node, path) })
     }
 }
 
@@ -88,8 +89,11 @@ extension TraceLineReader {
     /// `polygon` or `segment`, its geometry finite.
     func shapeGeometry(_ node: JSONNode, _ path: String) throws(InputError) -> ShapeGeometry {
         guard let members = node.objectMembers, members.count == 1, let kindName = members.first?.key,
-              let body = node[kindName], body.objectMembers != nil else {
-            throw error(at: node, path: path, reason: "expected an object with one of \"circle\", \"box\", \"polygon\" or \"segment\"")
+            let body = node[kindName], body.objectMembers != nil
+        else {
+            throw error(
+                at: node, path: path,
+                reason: "expected an object with one of \"circle\", \"box\", \"polygon\" or \"segment\"")
         }
         let inner = path + "." + kindName
         func finite(_ key: String) throws(InputError) -> Double {
@@ -116,9 +120,12 @@ extension TraceLineReader {
             return .polygon(vertices: vertices, radius: body["radius"] == nil ? 0 : try finite("radius"))
         case "segment":
             try reader.refuseMisspeltKeys(body, inner, keys: ["from", "to", "radius"])
-            return .segment(from: try point("from"), to: try point("to"), radius: body["radius"] == nil ? 0 : try finite("radius"))
+            return .segment(
+                from: try point("from"), to: try point("to"), radius: body["radius"] == nil ? 0 : try finite("radius"))
         default:
-            throw error(at: node, path: path, reason: "unknown shape \"\(kindName)\" (expected circle, box, polygon or segment)")
+            throw error(
+                at: node, path: path, reason: "unknown shape \"\(kindName)\" (expected circle, box, polygon or segment)"
+            )
         }
     }
 }

@@ -17,11 +17,14 @@ extension TraceHeader {
         .required("spatialIndex", \.spatialIndex, .string),
         .required("dt", \.dt, TraceHeaderValue.number.checked { $0 > 0 ? nil : "must be > 0" }),
         .required("every", \.every, .integer(minimum: 1)),
-        .required("fields", \.fields, TraceHeaderValue.list(.string).checked { $0.isEmpty ? "must name at least one field" : nil }),
+        .required(
+            "fields", \.fields,
+            TraceHeaderValue.list(.string).checked { $0.isEmpty ? "must name at least one field" : nil }),
         .required("bodies", \.bodies, .list(.string)),
         .defaulted("records", \.records, .recordForm, omittedWhen: .states).acceptingNearNames(),
         .optional("world", \.worldSize, .worldSize),
-        .optional("segments", \.segments, .list(.object(Segment.keys, empty: Segment(from: .zero, to: .zero, radius: 0)))),
+        .optional(
+            "segments", \.segments, .list(.object(Segment.keys, empty: Segment(from: .zero, to: .zero, radius: 0)))),
         .optional("sizes", \.sizes) { .list(.pair, count: $0.bodies.count) },
         .optional("hz", \.hz, .number),
         .optional("duration", \.duration, .number),
@@ -30,7 +33,9 @@ extension TraceHeader {
         .optional("space", \.space, .spaceSettings),
         .optional("types", \.types) { .list(.bodyType, count: $0.bodies.count) },
         .optional("shapes", \.shapes) { .list(.list(.shapeGeometry), count: $0.bodies.count) },
-        .optional("joints", \.joints) { .list(.object(JointOutline.keys(bodies: $0.bodies), empty: JointOutline(kind: "", a: "", b: ""))) },
+        .optional("joints", \.joints) {
+            .list(.object(JointOutline.keys(bodies: $0.bodies), empty: JointOutline(kind: "", a: "", b: "")))
+        },
         .optional("tiltbox", \.tiltbox, .string),
         .optional("source", \.source, .object(Source.keys, empty: Source(scenario: nil))),
         .optional("platform", \.platform, .object(Platform.keys, empty: .unknown)),
@@ -53,14 +58,19 @@ extension TraceHeader {
     /// each key in table order.
     static func read(_ line: JSONNode, lines: TraceLineReader) throws(InputError) -> TraceHeader {
         guard line.objectMembers != nil, let formatNode = line[formatKey] else {
-            throw lines.error(at: line, reason: "not a tiltbox trace: the first line must be a header with \"\(formatKey)\": \"\(currentFormat)\"")
+            throw lines.error(
+                at: line,
+                reason:
+                    "not a tiltbox trace: the first line must be a header with \"\(formatKey)\": \"\(currentFormat)\"")
         }
         let format = try lines.string(formatNode, formatKey)
         guard format == currentFormat else {
-            throw lines.error(at: formatNode, path: formatKey, reason: "unsupported trace format (expected \"\(currentFormat)\")")
+            throw lines.error(
+                at: formatNode, path: formatKey, reason: "unsupported trace format (expected \"\(currentFormat)\")")
         }
         try TraceHeaderKey.refuseMisspellings(in: line, keys, path: "", lines: lines)
-        var header = TraceHeader(format: format, scenario: "", spatialIndex: "", dt: 0, every: 0, fields: [], bodies: [])
+        var header = TraceHeader(
+            format: format, scenario: "", spatialIndex: "", dt: 0, every: 0, fields: [], bodies: [])
         try TraceHeaderKey.readMembers(of: line, keys, path: "", lines: lines, into: &header)
         return header
     }
@@ -125,7 +135,8 @@ extension TraceHeader.Platform {
     ]
 
     /// A fingerprint with nothing known: what a reader starts from.
-    static let unknown = TraceHeader.Platform(arch: "unknown", os: "unknown", libc: "unknown", chipmunkSHA256: nil, fma: nil)
+    static let unknown = TraceHeader.Platform(
+        arch: "unknown", os: "unknown", libc: "unknown", chipmunkSHA256: nil, fma: nil)
 
     /// What notes for people call the value of the key `name` (`Chipmunk library` for
     /// `chipmunkSHA256`); the key itself for a key without a label.
@@ -154,8 +165,9 @@ extension TraceHeaderValue where V == Vec2 {
     /// `world`: `{"size":[w,h]}`; an object without `size` is accepted and holds nothing.
     static var worldSize: Self {
         let object = TraceHeaderValue<Vec2?>.object([.optional("size", \.self, .pair)], empty: nil)
-        return Self(write: { size, out in object.write(size, &out) },
-                    read: { node, path, lines throws(InputError) in try object.read(node, path, lines) ?? nil })
+        return Self(
+            write: { size, out in object.write(size, &out) },
+            read: { node, path, lines throws(InputError) in try object.read(node, path, lines) ?? nil })
     }
 }
 
@@ -165,34 +177,36 @@ extension TraceHeaderValue where V == SpaceSettings {
     /// object missing a setting, or naming another, is accepted and ignored as a whole (a
     /// later version may record more or fewer).
     static var spaceSettings: Self {
-        Self(write: { space, out in
-                 out.append("{")
-                 for (i, setting) in space.namedValues.enumerated() {
-                     if i > 0 { out.append(",") }
-                     out.append(string: setting.name)
-                     out.append(":")
-                     if setting.value.isInfinite { out.append("null") } else { out.append(number: setting.value) }
-                 }
-                 out.append("}")
-             },
-             read: { node, path, lines throws(InputError) in
-                 guard node.objectMembers != nil else {
-                     throw lines.error(at: node, path: path, reason: "expected an object, got \(node.value.typeName)")
-                 }
-                 func value(_ name: String) throws(InputError) -> Double? {
-                     guard let member = node[name] else { return nil }
-                     if name == "sleepTimeThreshold", member.isNull { return .infinity }
-                     return try lines.number(member, path + "." + name)
-                 }
-                 guard let iterations = try value("iterations"), let damping = try value("damping"),
-                       let slop = try value("collisionSlop"), let bias = try value("collisionBias"),
-                       let persistence = try value("collisionPersistence"), let sleep = try value("sleepTimeThreshold"),
-                       let idle = try value("idleSpeedThreshold"),
-                       let iterationCount = Int(exactly: iterations), let persistenceCount = Int(exactly: persistence)
-                 else { return nil }
-                 return SpaceSettings(iterations: iterationCount, damping: damping, collisionSlop: slop, collisionBias: bias,
-                                      collisionPersistence: persistenceCount, sleepTimeThreshold: sleep,
-                                      idleSpeedThreshold: idle)
-             })
+        Self(
+            write: { space, out in
+                out.append("{")
+                for (i, setting) in space.namedValues.enumerated() {
+                    if i > 0 { out.append(",") }
+                    out.append(string: setting.name)
+                    out.append(":")
+                    if setting.value.isInfinite { out.append("null") } else { out.append(number: setting.value) }
+                }
+                out.append("}")
+            },
+            read: { node, path, lines throws(InputError) in
+                guard node.objectMembers != nil else {
+                    throw lines.error(at: node, path: path, reason: "expected an object, got \(node.value.typeName)")
+                }
+                func value(_ name: String) throws(InputError) -> Double? {
+                    guard let member = node[name] else { return nil }
+                    if name == "sleepTimeThreshold", member.isNull { return .infinity }
+                    return try lines.number(member, path + "." + name)
+                }
+                guard let iterations = try value("iterations"), let damping = try value("damping"),
+                    let slop = try value("collisionSlop"), let bias = try value("collisionBias"),
+                    let persistence = try value("collisionPersistence"), let sleep = try value("sleepTimeThreshold"),
+                    let idle = try value("idleSpeedThreshold"),
+                    let iterationCount = Int(exactly: iterations), let persistenceCount = Int(exactly: persistence)
+                else { return nil }
+                return SpaceSettings(
+                    iterations: iterationCount, damping: damping, collisionSlop: slop, collisionBias: bias,
+                    collisionPersistence: persistenceCount, sleepTimeThreshold: sleep,
+                    idleSpeedThreshold: idle)
+            })
     }
 }

@@ -48,9 +48,11 @@ extension TraceHeader {
         }
 
         /// Creates a source; every input detail left out is `nil` (written as absent or `null`), and no overrides.
-        public init(scenario: String?, scenarioSHA256: String? = nil, tilt: String? = nil, tiltSHA256: String? = nil,
-                    tiltFormat: String? = nil, orientation: Orientation? = nil, interpolate: Interpolation? = nil,
-                    g: Double? = nil, convention: SensorConvention? = nil, overrides: [Override] = []) {
+        public init(
+            scenario: String?, scenarioSHA256: String? = nil, tilt: String? = nil, tiltSHA256: String? = nil,
+            tiltFormat: String? = nil, orientation: Orientation? = nil, interpolate: Interpolation? = nil,
+            g: Double? = nil, convention: SensorConvention? = nil, overrides: [Override] = []
+        ) {
             self.scenario = scenario
             self.scenarioSHA256 = scenarioSHA256
             self.tilt = tilt
@@ -120,47 +122,52 @@ extension TraceHeader {
 extension TraceHeaderValue where V == Double {
     /// `source.g`: a positive, finite number.
     static var positiveNumber: Self {
-        Self(write: { value, out in out.append(number: value) },
-             read: { node, path, lines throws(InputError) in
-                 guard let value = node.numberValue, value.isFinite, value > 0 else {
-                     throw lines.error(at: node, path: path, reason: "expected a positive number, got \(node.value.typeName)")
-                 }
-                 return value
-             })
+        Self(
+            write: { value, out in out.append(number: value) },
+            read: { node, path, lines throws(InputError) in
+                guard let value = node.numberValue, value.isFinite, value > 0 else {
+                    throw lines.error(
+                        at: node, path: path, reason: "expected a positive number, got \(node.value.typeName)")
+                }
+                return value
+            })
     }
 }
 
 extension TraceHeaderValue where V == Bool {
     /// `true` or `false`.
     static var bool: Self {
-        Self(write: { value, out in out.append(value ? "true" : "false") },
-             read: { node, path, lines throws(InputError) in
-                 guard case .bool(let value) = node.value else {
-                     throw lines.error(at: node, path: path, reason: "expected true or false, got \(node.value.typeName)")
-                 }
-                 return value
-             })
+        Self(
+            write: { value, out in out.append(value ? "true" : "false") },
+            read: { node, path, lines throws(InputError) in
+                guard case .bool(let value) = node.value else {
+                    throw lines.error(
+                        at: node, path: path, reason: "expected true or false, got \(node.value.typeName)")
+                }
+                return value
+            })
     }
 }
 
 extension TraceHeaderValue where V == [TraceHeader.Source.Override] {
     /// `source.overrides`: `{"path":value,…}`, each value JSON text kept as written.
     static var overrides: Self {
-        Self(write: { overrides, out in
-                 out.append("{")
-                 for (i, override) in overrides.enumerated() {
-                     if i > 0 { out.append(",") }
-                     out.append(string: override.path)
-                     out.append(":")
-                     out.append(raw: override.json)
-                 }
-                 out.append("}")
-             },
-             read: { node, path, lines throws(InputError) in
-                 guard let members = node.objectMembers else {
-                     throw lines.error(at: node, path: path, reason: "expected an object, got \(node.value.typeName)")
-                 }
-                 return members.map { TraceHeader.Source.Override(path: $0.key, json: JSONText.of($0.node)) }
-             })
+        Self(
+            write: { overrides, out in
+                out.append("{")
+                for (i, override) in overrides.enumerated() {
+                    if i > 0 { out.append(",") }
+                    out.append(string: override.path)
+                    out.append(":")
+                    out.append(raw: override.json)
+                }
+                out.append("}")
+            },
+            read: { node, path, lines throws(InputError) in
+                guard let members = node.objectMembers else {
+                    throw lines.error(at: node, path: path, reason: "expected an object, got \(node.value.typeName)")
+                }
+                return members.map { TraceHeader.Source.Override(path: $0.key, json: JSONText.of($0.node)) }
+            })
     }
 }

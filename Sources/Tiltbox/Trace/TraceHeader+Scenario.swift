@@ -7,8 +7,10 @@ extension TraceHeader {
     /// with joints adds `joints`: `jointOutlines` (the run's `World.jointOutlines`), or when
     /// `nil` those of a world built from the scenario; a scenario without joints has no
     /// `joints` key, so its trace is what it was before joints existed.
-    public init(scenario: Scenario, every: Int, duration: Double, tilt: String? = nil, space: SpaceSettings? = nil,
-                jointOutlines: [JointOutline]? = nil, source: Source? = nil) {
+    public init(
+        scenario: Scenario, every: Int, duration: Double, tilt: String? = nil, space: SpaceSettings? = nil,
+        jointOutlines: [JointOutline]? = nil, source: Source? = nil
+    ) {
         let bodies = scenario.bodyDefinitions
         self.init(
             scenario: scenario.name,

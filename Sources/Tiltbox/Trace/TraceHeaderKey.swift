@@ -58,62 +58,77 @@ struct TraceHeaderKey<Owner>: Sendable {
 
 extension TraceHeaderKey {
     /// A key every object has: always written; an object without it is refused (`missing "name"`).
-    static func required<V>(_ name: String, _ field: WritableKeyPath<Owner, V> & Sendable,
-                            _ value: TraceHeaderValue<V>) -> Self {
-        Self(name: name, field: field, isWritten: { _ in true }, writeValue: { owner, out in value.write(owner[keyPath: field], &out) },
-             read: { node, object, path, lines, owner throws(InputError) in
-                 guard let node else { throw lines.error(at: object, reason: "missing \"\(name)\"") }
-                 if let read = try value.read(node, path, lines) { owner[keyPath: field] = read }
-             })
+    static func required<V>(
+        _ name: String, _ field: WritableKeyPath<Owner, V> & Sendable,
+        _ value: TraceHeaderValue<V>
+    ) -> Self {
+        Self(
+            name: name, field: field, isWritten: { _ in true },
+            writeValue: { owner, out in value.write(owner[keyPath: field], &out) },
+            read: { node, object, path, lines, owner throws(InputError) in
+                guard let node else { throw lines.error(at: object, reason: "missing \"\(name)\"") }
+                if let read = try value.read(node, path, lines) { owner[keyPath: field] = read }
+            })
     }
 
     /// A key written when its field is set; absent, it reads as `nil` (a `null` is read as a
     /// value, and refused by every kind of value but `nullable`'s).
-    static func optional<V>(_ name: String, _ field: WritableKeyPath<Owner, V?> & Sendable,
-                            _ value: TraceHeaderValue<V>) -> Self {
+    static func optional<V>(
+        _ name: String, _ field: WritableKeyPath<Owner, V?> & Sendable,
+        _ value: TraceHeaderValue<V>
+    ) -> Self {
         optional(name, field) { _ in value }
     }
 
     /// An optional key whose kind of value depends on what the keys before it read, such as a
     /// list with one entry per body of the header's `bodies`.
-    static func optional<V>(_ name: String, _ field: WritableKeyPath<Owner, V?> & Sendable,
-                            _ value: @escaping @Sendable (Owner) -> TraceHeaderValue<V>) -> Self {
-        Self(name: name, field: field, isWritten: { $0[keyPath: field] != nil },
-             writeValue: { owner, out in
-                 if let set = owner[keyPath: field] { value(owner).write(set, &out) }
-             },
-             read: { node, _, path, lines, owner throws(InputError) in
-                 guard let node else { return }
-                 owner[keyPath: field] = try value(owner).read(node, path, lines)
-             })
+    static func optional<V>(
+        _ name: String, _ field: WritableKeyPath<Owner, V?> & Sendable,
+        _ value: @escaping @Sendable (Owner) -> TraceHeaderValue<V>
+    ) -> Self {
+        Self(
+            name: name, field: field, isWritten: { $0[keyPath: field] != nil },
+            writeValue: { owner, out in
+                if let set = owner[keyPath: field] { value(owner).write(set, &out) }
+            },
+            read: { node, _, path, lines, owner throws(InputError) in
+                guard let node else { return }
+                owner[keyPath: field] = try value(owner).read(node, path, lines)
+            })
     }
 
     /// A key whose `null` means the same as its absence: `nil`. Written when set, or with
     /// `writesNull` always (`null` when not set).
-    static func nullable<V>(_ name: String, _ field: WritableKeyPath<Owner, V?> & Sendable,
-                            _ value: TraceHeaderValue<V>, writesNull: Bool = false) -> Self {
-        Self(name: name, field: field, isWritten: { writesNull || $0[keyPath: field] != nil },
-             writeValue: { owner, out in
-                 if let set = owner[keyPath: field] { value.write(set, &out) } else { out.append("null") }
-             },
-             read: { node, _, path, lines, owner throws(InputError) in
-                 guard let node, !node.isNull else { return }
-                 owner[keyPath: field] = try value.read(node, path, lines)
-             })
+    static func nullable<V>(
+        _ name: String, _ field: WritableKeyPath<Owner, V?> & Sendable,
+        _ value: TraceHeaderValue<V>, writesNull: Bool = false
+    ) -> Self {
+        Self(
+            name: name, field: field, isWritten: { writesNull || $0[keyPath: field] != nil },
+            writeValue: { owner, out in
+                if let set = owner[keyPath: field] { value.write(set, &out) } else { out.append("null") }
+            },
+            read: { node, _, path, lines, owner throws(InputError) in
+                guard let node, !node.isNull else { return }
+                owner[keyPath: field] = try value.read(node, path, lines)
+            })
     }
 
     /// A key with a default: the owner's value as a reader starts from it is kept when the key
     /// is absent (or, with `nullIsDefault`, `null`). Written always, or with `omittedWhen`
     /// unless the field holds that value.
-    static func defaulted<V: Equatable & Sendable>(_ name: String, _ field: WritableKeyPath<Owner, V> & Sendable,
-                                        _ value: TraceHeaderValue<V>, omittedWhen omitted: V? = nil,
-                                        nullIsDefault: Bool = false) -> Self {
-        Self(name: name, field: field, isWritten: { omitted == nil || $0[keyPath: field] != omitted },
-             writeValue: { owner, out in value.write(owner[keyPath: field], &out) },
-             read: { node, _, path, lines, owner throws(InputError) in
-                 guard let node, !(nullIsDefault && node.isNull) else { return }
-                 if let read = try value.read(node, path, lines) { owner[keyPath: field] = read }
-             })
+    static func defaulted<V: Equatable & Sendable>(
+        _ name: String, _ field: WritableKeyPath<Owner, V> & Sendable,
+        _ value: TraceHeaderValue<V>, omittedWhen omitted: V? = nil,
+        nullIsDefault: Bool = false
+    ) -> Self {
+        Self(
+            name: name, field: field, isWritten: { omitted == nil || $0[keyPath: field] != omitted },
+            writeValue: { owner, out in value.write(owner[keyPath: field], &out) },
+            read: { node, _, path, lines, owner throws(InputError) in
+                guard let node, !(nullIsDefault && node.isNull) else { return }
+                if let read = try value.read(node, path, lines) { owner[keyPath: field] = read }
+            })
     }
 }
 
@@ -137,15 +152,19 @@ extension TraceHeaderKey {
 
     /// Refuses an unknown key of `object` (at field path `path`, `""` for the header line) that
     /// is one or two edits from one of `keys`; other unknown keys are left (a later version's).
-    static func refuseMisspellings(in object: JSONNode, _ keys: [Self], path: String,
-                                   lines: TraceLineReader) throws(InputError) {
+    static func refuseMisspellings(
+        in object: JSONNode, _ keys: [Self], path: String,
+        lines: TraceLineReader
+    ) throws(InputError) {
         try lines.reader.refuseMisspeltKeys(object, path, keys: keys.filter(\.refusesMisspellings).map(\.name))
     }
 
     /// Reads the members of `object` (at field path `path`) named by `keys` into `owner`, in
     /// table order: the first problem in that order is the one reported.
-    static func readMembers(of object: JSONNode, _ keys: [Self], path: String, lines: TraceLineReader,
-                            into owner: inout Owner) throws(InputError) {
+    static func readMembers(
+        of object: JSONNode, _ keys: [Self], path: String, lines: TraceLineReader,
+        into owner: inout Owner
+    ) throws(InputError) {
         for key in keys {
             try key.read(object[key.name], object, FieldReader.member(path, key.name), lines, &owner)
         }

@@ -40,12 +40,14 @@ public enum TraceHeaderMismatch: Hashable, Sendable {
             }
             return "\(counts) (the first \(min(a.count, b.count)) agree)"
         case .fields(let a, let b):
-            return "\(sides.aTrace) records the fields \(a.joined(separator: ",")); \(sides.bTrace) \(b.joined(separator: ","))"
+            return
+                "\(sides.aTrace) records the fields \(a.joined(separator: ",")); \(sides.bTrace) \(b.joined(separator: ","))"
         case .dt(let a, let b):
             return "\(sides.aTrace) steps at dt = \(NumberFormat.shortest(a)) s (\(hz(a))); "
                 + "\(sides.bTrace) at dt = \(NumberFormat.shortest(b)) s (\(hz(b)))"
         case .every(let a, let b):
-            return "\(sides.aTrace) records every \(count(a, "step", "steps")); \(sides.bTrace) every \(count(b, "step", "steps"))"
+            return
+                "\(sides.aTrace) records every \(count(a, "step", "steps")); \(sides.bTrace) every \(count(b, "step", "steps"))"
         }
     }
 

@@ -13,7 +13,8 @@ struct TraceLineReader {
 
     func error(at node: JSONNode?, path: String? = nil, reason: String) -> InputError {
         guard let node else {
-            return InputError(file: file, location: SourceLocation(line: lineNumber, column: 1), path: path, reason: reason)
+            return InputError(
+                file: file, location: SourceLocation(line: lineNumber, column: 1), path: path, reason: reason)
         }
         return reader.error(at: node, path, reason)
     }

@@ -1,8 +1,9 @@
 internal import CFileSystem
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Reads a trace file (docs/formats.md §3) back into a `Trace`, validating it as it goes.
@@ -35,7 +36,9 @@ public enum TraceReader {
     }
 
     /// Parses trace text from UTF-8 bytes; `file` names it in errors.
-    public static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>, file: String, verifyDigest: Bool = true) throws(InputError) -> Trace {
+    public static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>, file: String, verifyDigest: Bool = true)
+        throws(InputError) -> Trace
+    {
         try parse(Array(bytes), file: file, verifyDigest: verifyDigest)
     }
 
@@ -91,7 +94,7 @@ public final class TraceStream {
         do {
             try CompressedTraceInput.checkWhole(path: path)
             try self.init(lines: LineSource.open(path), file: path, verifyDigest: verifyDigest)
-        } catch where (error.line ?? 1) <= 1 {
+        } catch  where (error.line ?? 1) <= 1 {
             if let kind = TiltboxFileKind.ofFile(atPath: path), kind != .trace {
                 throw InputError(file: path, reason: "this is \(kind.name), not a trace")
             }
@@ -118,8 +121,11 @@ public final class TraceStream {
         var parser = TraceLineReader(file: file)
         var header: TraceHeader?
         while header == nil {
-            guard let node = try Self.nextNode(&self.lines, &parser, maxBytes: Self.maxHeaderLineBytes,
-                                               options: Self.headerParsing) else {
+            guard
+                let node = try Self.nextNode(
+                    &self.lines, &parser, maxBytes: Self.maxHeaderLineBytes,
+                    options: Self.headerParsing)
+            else {
                 throw InputError(file: file, reason: "empty file: a trace starts with a tiltbox-trace/1 header line")
             }
             header = try TraceHeader.read(node, lines: parser)
@@ -143,14 +149,18 @@ public final class TraceStream {
             throw parser.error(at: node, reason: "text after the end line")
         }
         guard node.objectMembers != nil else {
-            throw parser.error(at: node, reason: "expected a record or the end line (an object), got \(node.value.typeName)")
+            throw parser.error(
+                at: node, reason: "expected a record or the end line (an object), got \(node.value.typeName)")
         }
         if node["end"] != nil {
             let endLine = try parser.endLine(node)
             // A hash trace's digest covers the states it does not hold: it cannot be checked here.
             if verifyDigest && header.records == .states && endLine.digest != digest.text {
-                throw parser.error(at: node["digest"], path: "digest",
-                                   reason: "\(endLine.digest) does not match the records (\(digest.text)): the trace was changed after it was written")
+                throw parser.error(
+                    at: node["digest"], path: "digest",
+                    reason:
+                        "\(endLine.digest) does not match the records (\(digest.text)): the trace was changed after it was written"
+                )
             }
             end = endLine
             // Nothing may follow the end line: read on to prove it.
@@ -170,9 +180,12 @@ public final class TraceStream {
     /// How a header line is parsed: nesting capped at `maxHeaderDepth`, and the values of
     /// top-level keys the reader does not know checked as JSON but not kept, so an ignored
     /// key costs no memory however large it is (up to `maxHeaderLineBytes`).
-    private static let headerParsing = JSONParser.Options(maxDepth: maxHeaderDepth, keptTopLevelKeys: Set(TraceHeader.keys.map(\.name)))
+    private static let headerParsing = JSONParser.Options(
+        maxDepth: maxHeaderDepth, keptTopLevelKeys: Set(TraceHeader.keys.map(\.name)))
 
-    private static func nextNode(_ lines: inout LineSource, _ parser: inout TraceLineReader, maxBytes: Int, options: JSONParser.Options)
+    private static func nextNode(
+        _ lines: inout LineSource, _ parser: inout TraceLineReader, maxBytes: Int, options: JSONParser.Options
+    )
         throws(InputError) -> JSONNode?
     {
         while true {
@@ -181,8 +194,10 @@ public final class TraceStream {
             let parsed: Result<JSONNode, JSONSyntaxError>? = lines.withLine(line) { bytes in
                 // The JSON layer skips a byte order mark; a trace, written by Tiltbox, never has one.
                 if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
-                    return .failure(JSONSyntaxError(location: SourceLocation(line: 1, column: 1),
-                                                    reason: "a byte order mark (U+FEFF): a trace has none"))
+                    return .failure(
+                        JSONSyntaxError(
+                            location: SourceLocation(line: 1, column: 1),
+                            reason: "a byte order mark (U+FEFF): a trace has none"))
                 }
                 if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return nil }
                 return Result { () throws(JSONSyntaxError) in try JSONParser.parse(utf8: bytes, options: options) }
@@ -192,10 +207,13 @@ public final class TraceStream {
             case .success(let node)?: return node
             case .failure(let error)?:
                 if !line.hasNewline {
-                    throw parser.error(at: nil, reason: "the last line is cut off (the writer stopped in the middle of it): \(error.reason)")
+                    throw parser.error(
+                        at: nil,
+                        reason: "the last line is cut off (the writer stopped in the middle of it): \(error.reason)")
                 }
-                throw InputError(file: parser.file, location: SourceLocation(line: lines.lineNumber, column: error.location.column),
-                                 reason: error.reason)
+                throw InputError(
+                    file: parser.file, location: SourceLocation(line: lines.lineNumber, column: error.location.column),
+                    reason: error.reason)
             }
         }
     }
@@ -308,13 +326,17 @@ private struct LineSource {
                     start = scanned
                     return line
                 }
-                throw InputError(file: file, line: lineNumber + 1, column: found - start + 1,
-                                 reason: "control character 0x\(String(byte, radix: 16)) where a trace has JSON text")
+                throw InputError(
+                    file: file, line: lineNumber + 1, column: found - start + 1,
+                    reason: "control character 0x\(String(byte, radix: 16)) where a trace has JSON text")
             }
             scanned = stop
             if scanned - start > maxBytes {
-                throw InputError(file: file, line: lineNumber + 1,
-                                 reason: "line longer than \(maxBytes) bytes, more than any \(lineNumber == 0 ? "header" : "record of this trace") can be")
+                throw InputError(
+                    file: file, line: lineNumber + 1,
+                    reason:
+                        "line longer than \(maxBytes) bytes, more than any \(lineNumber == 0 ? "header" : "record of this trace") can be"
+                )
             }
             if atEnd {
                 guard start < buffer.count else { return nil }
@@ -398,14 +420,18 @@ extension TraceLineReader {
             let hashNode = try member(node, "h")
             let text = try string(hashNode, "h")
             guard let hash = TraceDigest.value(ofText: text) else {
-                throw error(at: hashNode, path: "h", reason: "expected \"fnv1a64:\" and 16 lowercase hex digits, got \"\(text)\"")
+                throw error(
+                    at: hashNode, path: "h",
+                    reason: "expected \"fnv1a64:\" and 16 lowercase hex digits, got \"\(text)\"")
             }
             return TraceRecord(step: step, t: t, gravity: gravity, states: [], hash: hash)
         }
         let statesNode = try member(node, "s")
         let bodies = try array(statesNode, "s")
         guard bodies.count == header.bodies.count else {
-            throw error(at: statesNode, path: "s", reason: "record has \(bodies.count) bodies, header lists \(header.bodies.count)")
+            throw error(
+                at: statesNode, path: "s",
+                reason: "record has \(bodies.count) bodies, header lists \(header.bodies.count)")
         }
         let perBody = header.fields.count
         var states: [Double] = []
@@ -413,13 +439,18 @@ extension TraceLineReader {
         for (b, body) in bodies.enumerated() {
             let values = try array(body, "s[\(b)]")
             guard values.count == perBody else {
-                throw error(at: body, path: "s[\(b)]", reason: "body \"\(header.bodies[b])\" has \(values.count) values, header lists \(perBody) fields")
+                throw error(
+                    at: body, path: "s[\(b)]",
+                    reason: "body \"\(header.bodies[b])\" has \(values.count) values, header lists \(perBody) fields")
             }
             for (f, value) in values.enumerated() {
                 guard let number = value.numberValue else {
-                    throw error(at: value, path: "s[\(b)][\(f)]", reason: "expected a number, got \(value.value.typeName)")
+                    throw error(
+                        at: value, path: "s[\(b)][\(f)]", reason: "expected a number, got \(value.value.typeName)")
                 }
-                guard number.isFinite else { throw error(at: value, path: "s[\(b)][\(f)]", reason: "must be a finite number") }
+                guard number.isFinite else {
+                    throw error(at: value, path: "s[\(b)][\(f)]", reason: "must be a finite number")
+                }
                 states.append(number)
             }
         }
@@ -432,12 +463,16 @@ extension TraceLineReader {
         let kindNode = try member(node, "end")
         let kindText = try string(kindNode, "end")
         guard let kind = TraceEndLine.Kind(rawValue: kindText) else {
-            throw error(at: kindNode, path: "end", reason: "unknown end \"\(kindText)\" (expected complete, interrupted or error)")
+            throw error(
+                at: kindNode, path: "end",
+                reason: "unknown end \"\(kindText)\" (expected complete, interrupted or error)")
         }
         let digestNode = try member(node, "digest")
         let digest = try string(digestNode, "digest")
         guard TraceDigest.value(ofText: digest) != nil else {
-            throw error(at: digestNode, path: "digest", reason: "expected \"fnv1a64:\" and 16 lowercase hex digits, got \"\(digest)\"")
+            throw error(
+                at: digestNode, path: "digest",
+                reason: "expected \"fnv1a64:\" and 16 lowercase hex digits, got \"\(digest)\"")
         }
         var message: String?
         if let messageNode = node["message"] { message = try string(messageNode, "message") }

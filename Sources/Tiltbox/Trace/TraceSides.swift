@@ -24,7 +24,8 @@ public struct TraceSides: Hashable, Sendable {
     }
 
     /// `verify`: the reference trace against this run.
-    public static let verify = TraceSides(a: "reference", aTrace: "reference trace", b: "this run", bTrace: "this run", bIsRun: true)
+    public static let verify = TraceSides(
+        a: "reference", aTrace: "reference trace", b: "this run", bTrace: "this run", bIsRun: true)
 
     /// `diff`: two files named as given (`first`/`second` added when the names are the same).
     public static func files(_ a: String, _ b: String) -> TraceSides {
@@ -33,7 +34,8 @@ public struct TraceSides: Hashable, Sendable {
     }
 
     /// Used by `description`: "the first trace" and "the second trace".
-    public static let unnamed = TraceSides(a: "first", aTrace: "the first trace", b: "second", bTrace: "the second trace", bIsRun: false)
+    public static let unnamed = TraceSides(
+        a: "first", aTrace: "the first trace", b: "second", bTrace: "the second trace", bIsRun: false)
 
     func name(_ side: TraceDivergence.Side) -> String { side == .a ? aTrace : bTrace }
 }

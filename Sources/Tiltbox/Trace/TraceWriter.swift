@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Writes a trace (docs/formats.md §3) to a file or to standard output, buffered, with the
@@ -75,9 +75,10 @@ public final class TraceWriter {
         }
         // A compressed trace cannot be cut back to a whole line after a failed write; a
         // regular file is removed then anyway (see `finish`).
-        let encoder = TraceEncoder(header: header, path: path, sink: sink,
-                                   canCutBack: file.ownsDescriptor && !sink.isCompressed,
-                                   flushThreshold: self.flushThreshold)
+        let encoder = TraceEncoder(
+            header: header, path: path, sink: sink,
+            canCutBack: file.ownsDescriptor && !sink.isCompressed,
+            flushThreshold: self.flushThreshold)
         encoder.appendHeader()
         if let failure = encoder.failure {
             file.discard()
@@ -148,16 +149,21 @@ public final class TraceWriter {
     /// - Throws: the first write error, once the writer thread has met it.
     /// - Precondition: every value is finite. A run checks its states first and, at the
     ///   first non-finite one, ends the trace with `finish(.error(...))` instead.
-    public func writeRecord(step: Int, t: Double, gravity: Vec2, states: UnsafeBufferPointer<Double>) throws(TraceWriteError) {
+    public func writeRecord(step: Int, t: Double, gravity: Vec2, states: UnsafeBufferPointer<Double>)
+        throws(TraceWriteError)
+    {
         precondition(!finished, "TraceWriter: writeRecord after finish")
-        precondition(states.count == header.valuesPerRecord,
-                     "TraceWriter: \(states.count) state values, the header needs \(header.valuesPerRecord)")
+        precondition(
+            states.count == header.valuesPerRecord,
+            "TraceWriter: \(states.count) state values, the header needs \(header.valuesPerRecord)")
         precondition(t.isFinite && gravity.isFinite, "TraceWriter: non-finite time or gravity at step \(step)")
         // JSON has no NaN or infinity: the run loop must stop (and end the trace with
         // `.error`) before recording a non-finite state. One tight pass checks them all.
         if let bad = states.firstIndex(where: { !$0.isFinite }) {
             let perBody = header.fields.count
-            preconditionFailure("TraceWriter: non-finite \(header.fields[bad % perBody]) of body \(header.bodies[bad / perBody]) at step \(step)")
+            preconditionFailure(
+                "TraceWriter: non-finite \(header.fields[bad % perBody]) of body \(header.bodies[bad / perBody]) at step \(step)"
+            )
         }
         try pipeline.submit(step: step, t: t, gravity: gravity, states: states)
     }

@@ -53,12 +53,17 @@ struct HUD: Sendable, Equatable {
     func pieces() -> [(text: String, warn: Bool)] {
         let state = finished ? " FINISHED" : (paused ? " PAUSED" : "")
         let keys = interactive ? "q quit ␣ pause r restart ←→ tilt" : "q quit ␣ pause r restart"
-        let head = String(format: "t %.2fs%@ │ %.0f fps │ %d steps │ ", simulatedTime, state, framesPerSecond, stepsInLastFrame)
+        let head = String(
+            format: "t %.2fs%@ │ %.0f fps │ %d steps │ ", simulatedTime, state, framesPerSecond, stepsInLastFrame)
         let physics = String(format: "phys %.2fms %.0f%%", physicsSecondsPerFrame * 1000, physicsShare * 100)
         let draw = String(format: "draw %.2fms %.0f%%", drawSecondsPerFrame * 1000, drawShare * 100)
-        let tail = String(format: " │ drop %.3fs │ g %@ %.0f,%.0f │ ", droppedTime, HUD.arrow(gravity), gravity.x, gravity.y) + keys
-        return [(head, false), (physics, physicsShare > HUD.warningShare), (" │ ", false),
-                (draw, drawShare > HUD.warningShare), (tail, false)]
+        let tail =
+            String(format: " │ drop %.3fs │ g %@ %.0f,%.0f │ ", droppedTime, HUD.arrow(gravity), gravity.x, gravity.y)
+            + keys
+        return [
+            (head, false), (physics, physicsShare > HUD.warningShare), (" │ ", false),
+            (draw, drawShare > HUD.warningShare), (tail, false),
+        ]
     }
 
     /// The line as plain text.

@@ -53,7 +53,9 @@ final class LiveDrawer: Sendable {
     /// Draws the latest frame if it has not been drawn, then ends the thread and waits for
     /// it. Idempotent.
     func stop() {
-        guard started.load(ordering: .acquiring), !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard started.load(ordering: .acquiring), !stopping.exchange(true, ordering: .acquiringAndReleasing) else {
+            return
+        }
         wake.signal()
         exited.wait()
     }
@@ -69,7 +71,7 @@ final class LiveDrawer: Sendable {
         hud.interactive = setup.interactive
         hud.colour = setup.colour
         hud.frameBudget = setup.frameBudget
-        var drawn = 0            // the sequence of the last frame drawn
+        var drawn = 0 // the sequence of the last frame drawn
         var generation = -1
         var lastWrite = 0.0
         while true {
@@ -90,9 +92,10 @@ final class LiveDrawer: Sendable {
                 hud.paused = frame.paused
                 hud.finished = frame.finished
                 let size = setup.screen.size
-                let text = renderer.frame(previous: frame.previous, current: frame.current, alpha: frame.alpha,
-                                          hud: hud.render(width: size.columns),
-                                          columns: size.columns, terminalRows: size.rows, clear: clear)
+                let text = renderer.frame(
+                    previous: frame.previous, current: frame.current, alpha: frame.alpha,
+                    hud: hud.render(width: size.columns),
+                    columns: size.columns, terminalRows: size.rows, clear: clear)
                 do { try setup.screen.write(text) } catch {
                     writeFailure.withLock { $0 = error }
                     return

@@ -26,8 +26,10 @@
     ///   - columns: the terminal's width in cells.
     ///   - terminalRows: the terminal's height in cells, the HUD's row included.
     ///   - clear: erase the screen first (after a resize or a restart).
-    public mutating func frame(previous: [Double], current: [Double], alpha: Double, hud: String,
-                               columns: Int, terminalRows: Int, clear: Bool) -> String {
+    public mutating func frame(
+        previous: [Double], current: [Double], alpha: Double, hud: String,
+        columns: Int, terminalRows: Int, clear: Bool
+    ) -> String {
         let rows = max(terminalRows - 1, 1)
         if canvas.columns != columns || canvas.rows != rows {
             canvas = BrailleCanvas(columns: columns, rows: rows)

@@ -66,38 +66,50 @@
     ///   - terminal: the controlling terminal to draw on and read keys from.
     ///   - makeTrack: builds the scenario's gravity track (called again on restart);
     ///     unused in interactive mode, where the keys steer gravity.
-    public init(scenario: Scenario, options: LiveViewOptions, terminal: Terminal,
-                makeTrack: @escaping () throws -> any GravityTrack) throws {
+    public init(
+        scenario: Scenario, options: LiveViewOptions, terminal: Terminal,
+        makeTrack: @escaping () throws -> any GravityTrack
+    ) throws {
         self.scenario = scenario
         self.options = options
         self.terminal = terminal
         self.makeTrack = makeTrack
-        (session, liveTrack) = try LiveView.makeSession(scenario: scenario, options: options, buffer: buffer,
-                                                        makeTrack: makeTrack)
+        (session, liveTrack) = try LiveView.makeSession(
+            scenario: scenario, options: options, buffer: buffer,
+            makeTrack: makeTrack)
     }
 
     /// The session for one run (the first, or a restart): the scenario's track, or a
     /// live one steered by the keys in interactive mode, with the view's state buffer as a sink.
-    private static func makeSession(scenario: Scenario, options: LiveViewOptions, buffer: LiveStateBuffer,
-                                    makeTrack: () throws -> any GravityTrack) throws -> (RunSession, LiveTiltTrack?)
-    {
+    private static func makeSession(
+        scenario: Scenario, options: LiveViewOptions, buffer: LiveStateBuffer,
+        makeTrack: () throws -> any GravityTrack
+    ) throws -> (RunSession, LiveTiltTrack?) {
         var live: LiveTiltTrack?
         let track: any GravityTrack
         if options.interactive {
-            let t = LiveTiltTrack(initialGravity: scenario.world.gravity, orientation: options.tiltOrientation, g: options.tiltG)
+            let t = LiveTiltTrack(
+                initialGravity: scenario.world.gravity, orientation: options.tiltOrientation, g: options.tiltG)
             live = t
             track = t
         } else {
             track = try makeTrack()
         }
         guard let path = options.tracePath else {
-            return (RunSession(scenario: scenario, track: track, totalSteps: options.totalSteps, every: options.every,
-                               sinks: [buffer]), live)
+            return (
+                RunSession(
+                    scenario: scenario, track: track, totalSteps: options.totalSteps, every: options.every,
+                    sinks: [buffer]), live
+            )
         }
-        let trace = RunSession.TraceOutput(path: path, tilt: options.interactive ? "live" : nil,
-                                           source: options.interactive ? nil : options.traceSource)
-        return (try RunSession(scenario: scenario, track: track, totalSteps: options.totalSteps, every: options.every,
-                               trace: trace, sinks: [buffer]), live)
+        let trace = RunSession.TraceOutput(
+            path: path, tilt: options.interactive ? "live" : nil,
+            source: options.interactive ? nil : options.traceSource)
+        return (
+            try RunSession(
+                scenario: scenario, track: track, totalSteps: options.totalSteps, every: options.every,
+                trace: trace, sinks: [buffer]), live
+        )
     }
 
     /// Runs until q/Esc, Ctrl-C (or SIGTERM), or the end with `exitAtEnd`. The terminal is
@@ -112,8 +124,10 @@
         let drawer = LiveDrawer(buffer: buffer)
         defer { drawer.stop() }
         if terminalFailure == nil {
-            drawer.start(.init(scenario: scenario, screen: terminal.screen, colour: options.colour,
-                               interactive: options.interactive, frameBudget: 1 / options.fps))
+            drawer.start(
+                .init(
+                    scenario: scenario, screen: terminal.screen, colour: options.colour,
+                    interactive: options.interactive, frameBudget: 1 / options.fps))
         }
         var clock = RealTimeClock(fps: options.fps)
         var quitByKey = false
@@ -189,8 +203,9 @@
     private func restart() throws {
         session.interrupt()
         _ = try? session.finish()
-        (session, liveTrack) = try LiveView.makeSession(scenario: scenario, options: options, buffer: buffer,
-                                                        makeTrack: makeTrack)
+        (session, liveTrack) = try LiveView.makeSession(
+            scenario: scenario, options: options, buffer: buffer,
+            makeTrack: makeTrack)
         paused = false
         generation += 1
     }

@@ -33,8 +33,9 @@ struct SceneRasterizer: Sendable {
     }
 
     init(scenario: Scenario, colour: Bool = true) {
-        self.init(worldSize: scenario.world.size, segments: scenario.allSegments, outline: SceneOutline(scenario: scenario),
-                  colour: colour)
+        self.init(
+            worldSize: scenario.world.size, segments: scenario.allSegments, outline: SceneOutline(scenario: scenario),
+            colour: colour)
     }
 
     /// ANSI foreground colours used for dynamic bodies: red, green, yellow, blue, magenta, cyan.
@@ -63,8 +64,9 @@ struct SceneRasterizer: Sendable {
         let count = min(outline.bodies.count, states.count / BodyStateLayout.count)
         func pose(_ i: Int) -> BodyPose {
             let base = i * BodyStateLayout.count
-            return BodyPose(position: Vec2(states[base + BodyStateLayout.x], states[base + BodyStateLayout.y]),
-                            angle: states[base + BodyStateLayout.angle])
+            return BodyPose(
+                position: Vec2(states[base + BodyStateLayout.x], states[base + BodyStateLayout.y]),
+                angle: states[base + BodyStateLayout.angle])
         }
         for i in 0..<count {
             let body = outline.bodies[i]
@@ -76,46 +78,70 @@ struct SceneRasterizer: Sendable {
             }
             let at = pose(i)
             for shape in body.shapes {
-                draw(SceneOutline.place(shape, at: at), into: &canvas, viewport: viewport, colour: style.colour, pattern: style.pattern)
+                draw(
+                    SceneOutline.place(shape, at: at), into: &canvas, viewport: viewport, colour: style.colour,
+                    pattern: style.pattern)
             }
         }
         for joint in outline.joints where joint.isDrawn {
             guard (joint.a ?? 0) < count, (joint.b ?? 0) < count else { continue }
             let line = SceneOutline.line(of: joint, pose: pose)
             var phase = 0
-            if let groove = line.groove { polyline([groove.0, groove.1], closed: false, into: &canvas, viewport: viewport,
-                                                   colour: 0, pattern: .dotted, phase: &phase) }
+            if let groove = line.groove {
+                polyline(
+                    [groove.0, groove.1], closed: false, into: &canvas, viewport: viewport,
+                    colour: 0, pattern: .dotted, phase: &phase)
+            }
             phase = 0
-            polyline([line.from, line.to], closed: false, into: &canvas, viewport: viewport, colour: 0, pattern: .dotted, phase: &phase)
+            polyline(
+                [line.from, line.to], closed: false, into: &canvas, viewport: viewport, colour: 0, pattern: .dotted,
+                phase: &phase)
         }
     }
 
-    private func draw(_ shape: PlacedShape, into canvas: inout BrailleCanvas, viewport: Viewport, colour: UInt8, pattern: LinePattern) {
+    private func draw(
+        _ shape: PlacedShape, into canvas: inout BrailleCanvas, viewport: Viewport, colour: UInt8, pattern: LinePattern
+    ) {
         var phase = 0
         switch shape {
         case .circle(let centre, let radius, let rim):
             let chords = Self.circleChords(dotRadius: radius * viewport.scale)
-            polyline(SceneOutline.circleOutline(centre: centre, radius: radius, chords: chords), closed: true, into: &canvas,
-                     viewport: viewport, colour: colour, pattern: pattern, phase: &phase)
+            polyline(
+                SceneOutline.circleOutline(centre: centre, radius: radius, chords: chords), closed: true, into: &canvas,
+                viewport: viewport, colour: colour, pattern: pattern, phase: &phase)
             phase = 0
-            polyline([centre, rim], closed: false, into: &canvas, viewport: viewport, colour: colour, pattern: pattern, phase: &phase)
+            polyline(
+                [centre, rim], closed: false, into: &canvas, viewport: viewport, colour: colour, pattern: pattern,
+                phase: &phase)
         case .polygon(let corners, let radius):
-            let points = SceneOutline.roundedOutline(corners: corners, radius: radius, chordsPerCorner: Self.chordsPerCorner)
-            polyline(points, closed: true, into: &canvas, viewport: viewport, colour: colour, pattern: pattern, phase: &phase)
+            let points = SceneOutline.roundedOutline(
+                corners: corners, radius: radius, chordsPerCorner: Self.chordsPerCorner)
+            polyline(
+                points, closed: true, into: &canvas, viewport: viewport, colour: colour, pattern: pattern, phase: &phase
+            )
         case .segment(let from, let to, let radius):
             if radius * viewport.scale >= 1 {
-                let points = (from - to).length > 0
-                    ? SceneOutline.roundedOutline(corners: [from, to], radius: radius, chordsPerCorner: Self.chordsPerCorner)
-                    : SceneOutline.circleOutline(centre: from, radius: radius, chords: Self.circleChords(dotRadius: radius * viewport.scale))
-                polyline(points, closed: true, into: &canvas, viewport: viewport, colour: colour, pattern: pattern, phase: &phase)
+                let points =
+                    (from - to).length > 0
+                    ? SceneOutline.roundedOutline(
+                        corners: [from, to], radius: radius, chordsPerCorner: Self.chordsPerCorner)
+                    : SceneOutline.circleOutline(
+                        centre: from, radius: radius, chords: Self.circleChords(dotRadius: radius * viewport.scale))
+                polyline(
+                    points, closed: true, into: &canvas, viewport: viewport, colour: colour, pattern: pattern,
+                    phase: &phase)
             } else {
-                polyline([from, to], closed: false, into: &canvas, viewport: viewport, colour: colour, pattern: pattern, phase: &phase)
+                polyline(
+                    [from, to], closed: false, into: &canvas, viewport: viewport, colour: colour, pattern: pattern,
+                    phase: &phase)
             }
         }
     }
 
-    private func polyline(_ points: [Vec2], closed: Bool, into canvas: inout BrailleCanvas, viewport: Viewport,
-                          colour: UInt8, pattern: LinePattern, phase: inout Int) {
+    private func polyline(
+        _ points: [Vec2], closed: Bool, into canvas: inout BrailleCanvas, viewport: Viewport,
+        colour: UInt8, pattern: LinePattern, phase: inout Int
+    ) {
         guard points.count >= 2 else {
             if let p = points.first { let d = viewport.dot(p); canvas.set(x: d.x, y: d.y, colour: colour) }
             return

@@ -7,8 +7,10 @@ import Foundation
 enum StateInterpolation {
     /// Writes the blend of `previous` and `current` (`BodyStateLayout.count` values per crate) into `out`.
     /// `alpha` 0 gives `previous`, 1 gives `current`.
-    static func blend(previous: UnsafeBufferPointer<Double>, current: UnsafeBufferPointer<Double>,
-                             alpha: Double, into out: UnsafeMutableBufferPointer<Double>) {
+    static func blend(
+        previous: UnsafeBufferPointer<Double>, current: UnsafeBufferPointer<Double>,
+        alpha: Double, into out: UnsafeMutableBufferPointer<Double>
+    ) {
         let n = min(previous.count, current.count, out.count)
         for i in 0..<n {
             let a = previous[i], b = current[i]

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The controlling terminal for the live view: size, raw keyboard input, the alternate
 /// screen and a hidden cursor, all restored by `restore()` (idempotent).
@@ -40,7 +41,8 @@ import Synchronization
             }
             tcsetattr(input, TCSANOW, &raw)
         }
-        _ = TerminalScreen.resized.load(ordering: .relaxed) // initialized before the handler can run (see InterruptSignal)
+        // Initialized before the handler can run (see InterruptSignal).
+        _ = TerminalScreen.resized.load(ordering: .relaxed)
         installSignalHandler([SIGWINCH]) { _ in TerminalScreen.resized.store(true, ordering: .relaxed) }
         active = true
         // If a step never returns, the interrupt watchdog ends the process: put the terminal back first.

@@ -7,7 +7,8 @@ extension TiltboxCommand {
     struct BatchMerge: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "batch-merge",
-            abstract: "Merge the --json summaries of a sharded batch into one result (exit status as the whole batch's).",
+            abstract:
+                "Merge the --json summaries of a sharded batch into one result (exit status as the whole batch's).",
             discussion: """
                 Every shard of one manifest must be given once: shards of different manifests (their manifestSHA256 differs), a missing shard or a shard given twice are refused (exit 2). The merged summary has shard [0, 1] and the jobs in manifest order, as an unsharded batch would write it.
                 """)

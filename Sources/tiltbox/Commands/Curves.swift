@@ -6,7 +6,8 @@ extension TiltboxCommand {
     /// `tiltbox curves`: draw timing curves as a grid of small labelled plots.
     struct Curves: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Draw timing curves (value against progress; springs against seconds) as a grid of labelled plots in one SVG.",
+            abstract:
+                "Draw timing curves (value against progress; springs against seconds) as a grid of labelled plots in one SVG.",
             discussion: """
                 NAME is any keyframe curve name (linear, easeIn, ..., the AHEasing names such as bounceEaseOut, the \
                 easings.net names such as easeOutBounce) or a curve written as in a tilt file, such as \
@@ -24,7 +25,9 @@ extension TiltboxCommand {
         var names: [String] = []
 
         func validate() throws {
-            guard (1...100).contains(columns) else { throw ValidationError("--columns must be a whole number from 1 to 100") }
+            guard (1...100).contains(columns) else {
+                throw ValidationError("--columns must be a whole number from 1 to 100")
+            }
         }
 
         func run() throws {
@@ -37,7 +40,10 @@ extension TiltboxCommand {
                 entries.append(.init(label: "spring (CA defaults)", curve: spring))
             } else {
                 for (index, name) in names.enumerated() {
-                    entries.append(.init(label: name, curve: try TimingCurve.parse(argument: name, file: "curves argument \(index + 1)")))
+                    entries.append(
+                        .init(
+                            label: name,
+                            curve: try TimingCurve.parse(argument: name, file: "curves argument \(index + 1)")))
                 }
             }
             try TraceRendering.write(Array(CurveSheet(entries: entries, columns: columns).svg.utf8), to: svg)

@@ -25,13 +25,22 @@ extension TiltboxCommand {
 
         @OptionGroup var recording: RecordingOptions
 
-        @Option(name: .long, help: ArgumentHelp("How the device is held; the samples are written in this frame. Default: the scenario's, else portrait.", valueName: "O"))
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "How the device is held; the samples are written in this frame. Default: the scenario's, else portrait.",
+                valueName: "O"))
         var orientation: Orientation?
 
-        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("World units per 1 g. Default: the scenario's tilt.g, else the length of world.gravity.", valueName: "G"))
+        @Option(
+            name: .long, parsing: .unconditional,
+            help: ArgumentHelp(
+                "World units per 1 g. Default: the scenario's tilt.g, else the length of world.gravity.", valueName: "G"
+            ))
         var g: Double?
 
-        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Display frames per second.", valueName: "FPS"))
+        @Option(
+            name: .long, parsing: .unconditional, help: ArgumentHelp("Display frames per second.", valueName: "FPS"))
         var fps: Double = 60
 
         @Flag(name: .long, help: "Close the view by itself when the run reaches its end.")
@@ -40,7 +49,9 @@ extension TiltboxCommand {
         func validate() throws {
             try OptionChecks.fps(fps)
             if let g { try OptionChecks.g(g) }
-            guard trace != "-" else { throw ValidationError("--trace - is not available while the terminal view draws on standard output") }
+            guard trace != "-" else {
+                throw ValidationError("--trace - is not available while the terminal view draws on standard output")
+            }
         }
 
         func run() throws {
@@ -52,12 +63,15 @@ extension TiltboxCommand {
             try overwrite.output(out, as: "--out")
             try overwrite.output(trace, as: "--trace")
             guard Terminal.isInteractive else {
-                throw InputError(file: "record", reason: "recording needs the terminal view: standard input and output must be a terminal")
+                throw InputError(
+                    file: "record",
+                    reason: "recording needs the terminal view: standard input and output must be a terminal")
             }
             // The samples are written in the orientation and g of the option, else the scenario's.
             let frame = TiltFrame.resolve(orientation: orientation, g: g, for: plan.scenario)
-            var live = try LiveSession.options(for: plan, recording: recording, fps: fps, trace: trace,
-                                               interactive: true, frame: frame)
+            var live = try LiveSession.options(
+                for: plan, recording: recording, fps: fps, trace: trace,
+                interactive: true, frame: frame)
             live.exitAtEnd = exitAtEnd
             live.quitCompletes = true
             let result = try LiveSession.run(plan, options: live)

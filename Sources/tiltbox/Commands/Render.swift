@@ -25,13 +25,23 @@ extension TiltboxCommand {
         @Option(name: .long, help: ArgumentHelp("Write a self-contained HTML player to FILE.", valueName: "FILE"))
         var html: String?
 
-        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Film strip times in seconds, comma separated; each panel shows the record nearest its time.", valueName: "T,T,..."))
+        @Option(
+            name: .long, parsing: .unconditional,
+            help: ArgumentHelp(
+                "Film strip times in seconds, comma separated; each panel shows the record nearest its time.",
+                valueName: "T,T,..."))
         var at: String?
 
-        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Film strip: a panel every S seconds from the first record to the last.", valueName: "S"))
+        @Option(
+            name: .long, parsing: .unconditional,
+            help: ArgumentHelp("Film strip: a panel every S seconds from the first record to the last.", valueName: "S")
+        )
         var interval: Double?
 
-        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Deprecated name of --interval, kept for one release (a warning says so).", valueName: "S"))
+        @Option(
+            name: .long, parsing: .unconditional,
+            help: ArgumentHelp(
+                "Deprecated name of --interval, kept for one release (a warning says so).", valueName: "S"))
         var every: Double?
 
         private var intervalOption: IntervalOption { IntervalOption(interval: interval, every: every) }
@@ -39,17 +49,23 @@ extension TiltboxCommand {
         @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Film strip panels per row.", valueName: "C"))
         var columns: Int = FilmStrip.defaultColumns
 
-        @Option(name: .customLong("panel-width"), parsing: .unconditional, help: ArgumentHelp("Film strip: the widest a panel's world is drawn, in pixels.", valueName: "PX"))
+        @Option(
+            name: .customLong("panel-width"), parsing: .unconditional,
+            help: ArgumentHelp("Film strip: the widest a panel's world is drawn, in pixels.", valueName: "PX"))
         var panelWidth: Double = FilmStrip.defaultPanelWidth
 
-        @Option(name: .customLong("max-body-frames"), parsing: .unconditional, help: ArgumentHelp("HTML player: decimate so that kept frames × bodies stays at most N.", valueName: "N"))
+        @Option(
+            name: .customLong("max-body-frames"), parsing: .unconditional,
+            help: ArgumentHelp("HTML player: decimate so that kept frames × bodies stays at most N.", valueName: "N"))
         var maxBodyFrames: Int = TraceDecimation.defaultMaxBodyFrames
 
         func validate() throws {
             guard svg != nil || html != nil else { throw ValidationError("give --svg FILE, --html FILE or both") }
             let intervalName = every != nil ? "--every" : "--interval"
             let hasInterval = interval != nil || every != nil
-            guard at == nil || !hasInterval else { throw ValidationError("--at and \(intervalName) are alternatives: give one") }
+            guard at == nil || !hasInterval else {
+                throw ValidationError("--at and \(intervalName) are alternatives: give one")
+            }
             if svg == nil, at != nil || hasInterval {
                 throw ValidationError("--at and --interval choose film strip panels: they need --svg")
             }
@@ -72,7 +88,9 @@ extension TiltboxCommand {
             for piece in pieces {
                 let text = piece.trimmingCharacters(in: .whitespaces)
                 guard let t = Double(text), t.isFinite else {
-                    throw ValidationError("--at: \"\(text)\" is not a time in seconds (expected numbers separated by commas, like 0,1.5,3)")
+                    throw ValidationError(
+                        "--at: \"\(text)\" is not a time in seconds (expected numbers separated by commas, like 0,1.5,3)"
+                    )
                 }
                 times.append(t)
             }
@@ -131,15 +149,21 @@ enum TraceRendering {
     }
 
     /// Writes the HTML player of `scene` to `path` and prints a one-line summary.
-    static func writeHTML(scene: RenderScene, to path: String, maxBodyFrames: Int = TraceDecimation.defaultMaxBodyFrames) throws {
+    static func writeHTML(
+        scene: RenderScene, to path: String, maxBodyFrames: Int = TraceDecimation.defaultMaxBodyFrames
+    ) throws {
         let player = HTMLPlayer(maxBodyFrames: maxBodyFrames)
         let decimation = player.decimation(for: scene)
         try stopIfInterrupted()
         let bytes = player.html(scene: scene)
         try write(bytes, to: path)
-        let kept = decimation.stride == 1 ? "all \(scene.records.count) records"
+        let kept =
+            decimation.stride == 1
+            ? "all \(scene.records.count) records"
             : "\(decimation.indices.count) of \(scene.records.count) records (every \(PeopleText.ordinal(decimation.stride)), and the last)"
-        try Console.out("html: \(path): \(kept), \(PeopleText.count(scene.bodies.count, "body", plural: "bodies")), \(PeopleText.count(bytes.count, "byte"))")
+        try Console.out(
+            "html: \(path): \(kept), \(PeopleText.count(scene.bodies.count, "body", plural: "bodies")), \(PeopleText.count(bytes.count, "byte"))"
+        )
     }
 
     /// Writes `bytes` to `path` whole (through a temporary file and a rename), unless a

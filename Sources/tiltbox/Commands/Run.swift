@@ -21,13 +21,25 @@ extension TiltboxCommand {
         @Argument(help: "Scenario file (JSON). Omit it to run the built-in default scenario.")
         var scenario: String?
 
-        @Option(name: .long, help: ArgumentHelp("Write a JSON-lines trace to FILE, or to standard output with '-'. Makes the run headless unless --view terminal is given.", valueName: "FILE"))
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "Write a JSON-lines trace to FILE, or to standard output with '-'. Makes the run headless unless --view terminal is given.",
+                valueName: "FILE"))
         var trace: String?
 
-        @Option(name: .long, help: ArgumentHelp("After the run, write a self-contained HTML player of its trace to FILE (runs headless).", valueName: "FILE"))
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "After the run, write a self-contained HTML player of its trace to FILE (runs headless).",
+                valueName: "FILE"))
         var html: String?
 
-        @Option(name: .customLong("summary-json"), help: ArgumentHelp("Write the run summary as a JSON object to FILE. Makes the run headless unless --view terminal is given.", valueName: "FILE"))
+        @Option(
+            name: .customLong("summary-json"),
+            help: ArgumentHelp(
+                "Write the run summary as a JSON object to FILE. Makes the run headless unless --view terminal is given.",
+                valueName: "FILE"))
         var summaryJSON: String?
 
         @Flag(name: [.customShort("q"), .long], help: "Print no summary (errors are still reported).")
@@ -41,16 +53,28 @@ extension TiltboxCommand {
 
         @OptionGroup var hashesOption: HashesOption
 
-        @Option(name: .long, help: ArgumentHelp("Frame clock feeding the accumulator of a headless run: steady:HZ, jitter:HZ:SEED, stall:HZ:AT:SECONDS or file:PATH (default steady:60). Physics is the same whatever the profile.", valueName: "PROFILE"))
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "Frame clock feeding the accumulator of a headless run: steady:HZ, jitter:HZ:SEED, stall:HZ:AT:SECONDS or file:PATH (default steady:60). Physics is the same whatever the profile.",
+                valueName: "PROFILE"))
         var frames: String?
 
-        @Flag(name: .long, help: "Pace the frames of a headless run on the monotonic clock like a display link (--fps per second).")
+        @Flag(
+            name: .long,
+            help: "Pace the frames of a headless run on the monotonic clock like a display link (--fps per second).")
         var realtime = false
 
-        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Frames per second of the live view and of --realtime (default 60).", valueName: "FPS"))
+        @Option(
+            name: .long, parsing: .unconditional,
+            help: ArgumentHelp("Frames per second of the live view and of --realtime (default 60).", valueName: "FPS"))
         var fps: Double?
 
-        @Option(name: .long, help: ArgumentHelp("auto: the live view on a terminal when no output file is asked for, else headless with a summary; terminal: the live view (refused when not a terminal); none: headless with a summary.", valueName: "VIEW"))
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "auto: the live view on a terminal when no output file is asked for, else headless with a summary; terminal: the live view (refused when not a terminal); none: headless with a summary.",
+                valueName: "VIEW"))
         var view: ViewChoice = .auto
 
         @Flag(name: .long, help: "In the live view, the left and right arrow keys turn gravity by 5° per press.")
@@ -62,16 +86,25 @@ extension TiltboxCommand {
         func validate() throws {
             if let fps { try OptionChecks.fps(fps) }
             if html != nil {
-                guard trace != "-" else { throw ValidationError("--html reads the trace back after the run: write it to a file, not to standard output") }
-                guard view != .terminal else { throw ValidationError("--html runs headless: it cannot be combined with --view terminal") }
+                guard trace != "-" else {
+                    throw ValidationError(
+                        "--html reads the trace back after the run: write it to a file, not to standard output")
+                }
+                guard view != .terminal else {
+                    throw ValidationError("--html runs headless: it cannot be combined with --view terminal")
+                }
             }
             try hashesOption.validate(trace: trace, html: html)
             guard summaryJSON != "-" else { throw ValidationError("--summary-json needs a file name") }
             if frames != nil, realtime {
-                throw ValidationError("--frames has no effect with --realtime, which paces frames on the monotonic clock: give one of them")
+                throw ValidationError(
+                    "--frames has no effect with --realtime, which paces frames on the monotonic clock: give one of them"
+                )
             }
             if view == .none {
-                if interactive { throw ValidationError("--interactive steers gravity in the live view, and --view none has none") }
+                if interactive {
+                    throw ValidationError("--interactive steers gravity in the live view, and --view none has none")
+                }
                 if exitAtEnd { throw ValidationError("--exit-at-end closes the live view, and --view none has none") }
             }
         }
@@ -82,8 +115,9 @@ extension TiltboxCommand {
         func run() throws {
             try OutputFolder.require(trace, option: "--trace")
             try OutputFolder.require(html, option: "--html")
-            let plan = try RunPlan.load(scenarioPath: scenario, overrides: try overrideOptions.overrides(),
-                                        gravity: tiltOptions.gravityInput)
+            let plan = try RunPlan.load(
+                scenarioPath: scenario, overrides: try overrideOptions.overrides(),
+                gravity: tiltOptions.gravityInput)
             try ScenarioWarnings.print(plan.warnings, label: plan.label)
             let live = try view.showsTerminal(trace: trace, hasOutputs: hasOutputs)
             try refuseIneffectiveOptions(live: live, scenario: plan.scenario)
@@ -100,21 +134,26 @@ extension TiltboxCommand {
                 return
             }
             let profile = try FrameProfile.parse(frames ?? "steady:60")
-            var options = try recording.runOptions(for: plan.scenario, frames: profile, realtime: realtime, fps: fps ?? 60)
+            var options = try recording.runOptions(
+                for: plan.scenario, frames: profile, realtime: realtime, fps: fps ?? 60)
             options.hashes = hashesOption.hashes
             try checkOutputs(plan, frames: profile)
             let gravity = try plan.resolve()
             let source = plan.source(gravity)
             InterruptSignal.install()
             // --html without --trace: the trace goes to a temporary file, deleted after rendering.
-            let temporaryTrace = html != nil && trace == nil
-                ? FileManager.default.temporaryDirectory.appendingPathComponent("tiltbox-run-\(getpid())-\(UUID().uuidString).jsonl").path
+            let temporaryTrace =
+                html != nil && trace == nil
+                ? FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "tiltbox-run-\(getpid())-\(UUID().uuidString).jsonl"
+                ).path
                 : nil
             defer { if let temporaryTrace { try? FileManager.default.removeItem(atPath: temporaryTrace) } }
             let tracePath = trace ?? temporaryTrace
             let metrics = RunMetricsSink(scenario: plan.scenario)
-            let report = try HeadlessRun.execute(plan, gravity, options: options, tracePath: tracePath, source: source,
-                                                 sinks: [metrics])
+            let report = try HeadlessRun.execute(
+                plan, gravity, options: options, tracePath: tracePath, source: source,
+                sinks: [metrics])
             if !quiet {
                 if trace != "-" {
                     try report.printSummary(scenarioLabel: plan.label, to: Console.out)
@@ -122,8 +161,9 @@ extension TiltboxCommand {
                     try report.printSummary(scenarioLabel: plan.label, to: Console.error)
                 }
             }
-            try writeSummaryJSON(report.summary, scenarioLabel: plan.label,
-                                 metrics: metrics.metrics(digest: report.summary.digest))
+            try writeSummaryJSON(
+                report.summary, scenarioLabel: plan.label,
+                metrics: metrics.metrics(digest: report.summary.digest))
             // The page phase: a signal before the page is in place (during the run too)
             // leaves no page and ends with the interrupt status.
             if let html, let tracePath {
@@ -136,17 +176,29 @@ extension TiltboxCommand {
         private func refuseIneffectiveOptions(live: Bool, scenario: Scenario) throws {
             if live {
                 if frames != nil {
-                    throw ValidationError("--frames has no effect in the live view, which paces frames on the monotonic clock at --fps (add --view none for a headless run)")
+                    throw ValidationError(
+                        "--frames has no effect in the live view, which paces frames on the monotonic clock at --fps (add --view none for a headless run)"
+                    )
                 }
             } else {
-                let why = view == .none ? "--view none"
-                    : hasOutputs ? "it writes \(outputNames); add --view terminal for the live view"
-                    : "standard input and output are not both a terminal"
+                let why =
+                    view == .none
+                    ? "--view none"
+                    : hasOutputs
+                        ? "it writes \(outputNames); add --view terminal for the live view"
+                        : "standard input and output are not both a terminal"
                 if fps != nil, !realtime {
-                    throw ValidationError("--fps sets the frame rate of the live view or of --realtime, and this run is headless without --realtime (\(why))")
+                    throw ValidationError(
+                        "--fps sets the frame rate of the live view or of --realtime, and this run is headless without --realtime (\(why))"
+                    )
                 }
-                if interactive { throw ValidationError("--interactive steers gravity in the live view, and this run is headless (\(why))") }
-                if exitAtEnd { throw ValidationError("--exit-at-end closes the live view, and this run is headless (\(why))") }
+                if interactive {
+                    throw ValidationError(
+                        "--interactive steers gravity in the live view, and this run is headless (\(why))")
+                }
+                if exitAtEnd {
+                    throw ValidationError("--exit-at-end closes the live view, and this run is headless (\(why))")
+                }
             }
             // Interactive mode keeps orientation and g: the live track's samples are in them.
             try tiltOptions.refuseWithoutTiltInput(scenario: scenario, keepingOrientationAndG: live && interactive)
@@ -161,15 +213,17 @@ extension TiltboxCommand {
             guard let summaryJSON else { return }
             let tracePath = trace == "-" ? "-" : trace
             // A failure is an `OutputFileError`: exit 1 with its message.
-            try OutputFile.write(Array(summary.jsonText(scenario: scenario ?? scenarioLabel, trace: tracePath, metrics: metrics).utf8),
-                                 to: summaryJSON)
+            try OutputFile.write(
+                Array(summary.jsonText(scenario: scenario ?? scenarioLabel, trace: tracePath, metrics: metrics).utf8),
+                to: summaryJSON)
         }
 
         /// Refuses, before anything is written, a --trace, --html or --summary-json that is one
         /// of the run's input files, or two of them the same file (exit 2).
         private func checkOutputs(_ plan: RunPlan, frames: FrameProfile?) throws {
             var overwrite = OverwriteCheck()
-            overwrite.runInputs(scenarioPath: plan.scenarioPath, scenario: plan.scenario, gravity: plan.gravity, frames: frames)
+            overwrite.runInputs(
+                scenarioPath: plan.scenarioPath, scenario: plan.scenario, gravity: plan.gravity, frames: frames)
             try overwrite.output(trace, as: "--trace")
             try overwrite.output(html, as: "--html")
             try overwrite.output(summaryJSON, as: "--summary-json")

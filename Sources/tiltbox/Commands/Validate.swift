@@ -45,7 +45,8 @@ extension TiltboxCommand {
                 let n = scenario.bodies.filter { $0.type == type }.count
                 return n == 0 ? nil : "\(n) \(type.rawValue)"
             }
-            return PeopleText.count(scenario.bodies.count, "body", plural: "bodies") + " (" + perType.joined(separator: ", ") + "), "
+            return PeopleText.count(scenario.bodies.count, "body", plural: "bodies") + " ("
+                + perType.joined(separator: ", ") + "), "
         }
 
         /// The `ok:` line for `file`, after its warnings; an `InputError` when it is invalid
@@ -53,7 +54,11 @@ extension TiltboxCommand {
         private func check(_ file: String) throws -> String {
             let kind = FileKind.of(file)
             if kind == .trace {
-                throw InputError(file: file, reason: "this is a Tiltbox trace, not a scenario or tilt file (compare traces with 'tiltbox diff', draw one with 'tiltbox render')")
+                throw InputError(
+                    file: file,
+                    reason:
+                        "this is a Tiltbox trace, not a scenario or tilt file (compare traces with 'tiltbox diff', draw one with 'tiltbox render')"
+                )
             }
             if FileKind.isScenario(file, kind: kind) {
                 var input = tiltOptions.gravityInput
@@ -62,7 +67,8 @@ extension TiltboxCommand {
                 let scenario = plan.scenario
                 try ScenarioWarnings.print(plan.warnings, label: file)
                 let joints = scenario.joints.isEmpty ? "" : PeopleText.count(scenario.joints.count, "joint") + ", "
-                var line = "ok: \(file): scenario '\(scenario.name)', \(PeopleText.count(scenario.crates.count, "crate")), \(Self.bodySummary(scenario))\(PeopleText.count(scenario.allSegments.count, "static segment")), \(joints)\(PeopleText.count(scenario.totalSteps, "step")) at \(PeopleText.hertz(scenario.timestep.hz)), \(scenario.world.spatialIndex.traceName)"
+                var line =
+                    "ok: \(file): scenario '\(scenario.name)', \(PeopleText.count(scenario.crates.count, "crate")), \(Self.bodySummary(scenario))\(PeopleText.count(scenario.allSegments.count, "static segment")), \(joints)\(PeopleText.count(scenario.totalSteps, "step")) at \(PeopleText.hertz(scenario.timestep.hz)), \(scenario.world.spatialIndex.traceName)"
                 line += "; space: " + SpaceSettings.effective(for: scenario.world).summary
                 if let tilt = try plan.resolve().tilt {
                     line += "; tilt \(tilt.source): \(tilt.summary), \(plan.tiltFrame.orientation.rawValue)"
@@ -70,9 +76,11 @@ extension TiltboxCommand {
                 return line
             }
             let frame = TiltFrame.standalone(orientation: tiltOptions.orientation, g: tiltOptions.g)
-            let tilt = try TiltFile.load(path: file, orientation: frame.orientation, g: frame.g,
-                                         interpolation: tiltOptions.interpolate ?? .hold, convention: tiltOptions.convention)
-            return "ok: \(file): tilt \(tilt.summary), from \(PeopleText.number(tilt.startTime)) s to \(PeopleText.number(tilt.endTime)) s, \(frame.orientation.rawValue)"
+            let tilt = try TiltFile.load(
+                path: file, orientation: frame.orientation, g: frame.g,
+                interpolation: tiltOptions.interpolate ?? .hold, convention: tiltOptions.convention)
+            return
+                "ok: \(file): tilt \(tilt.summary), from \(PeopleText.number(tilt.startTime)) s to \(PeopleText.number(tilt.endTime)) s, \(frame.orientation.rawValue)"
         }
     }
 }

@@ -6,7 +6,8 @@ extension TiltboxCommand {
     /// `tiltbox verify`: re-run what a reference trace describes and compare, for CI.
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Re-run what a reference trace records and diff it against the trace (exit 0 identical, 1 differ, 2 the trace does not describe the run).",
+            abstract:
+                "Re-run what a reference trace records and diff it against the trace (exit 0 identical, 1 differ, 2 the trace does not describe the run).",
             discussion: """
                 The scenario, tilt input and tilt options (--orientation, --interpolate, --g, --convention) come from the reference's header; paths in it are relative to the trace file's folder. Options given here override them.
                 The header's scenario overrides (source.overrides, from run --set) are applied again; a --set given here replaces the header's for the same PATH, and the others are applied after the header's, in the order given.
@@ -25,11 +26,15 @@ extension TiltboxCommand {
 
         @OptionGroup var overrideOptions: OverrideOptions
 
-        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Treat values within X of each other as equal.", valueName: "X"))
+        @Option(
+            name: .long, parsing: .unconditional,
+            help: ArgumentHelp("Treat values within X of each other as equal.", valueName: "X"))
         var tolerance: Double = 0
 
         func validate() throws {
-            guard tolerance.isFinite, tolerance >= 0 else { throw ValidationError("--tolerance must be a finite number ≥ 0") }
+            guard tolerance.isFinite, tolerance >= 0 else {
+                throw ValidationError("--tolerance must be a finite number ≥ 0")
+            }
         }
 
         func run() throws {
@@ -38,8 +43,9 @@ extension TiltboxCommand {
             let overrides = ReferenceReplay.Overrides(
                 tilt: tiltOptions.tilt, orientation: tiltOptions.orientation, interpolate: tiltOptions.interpolate,
                 g: tiltOptions.g, convention: tiltOptions.convention, set: try overrideOptions.overrides())
-            let replay = try ReferenceReplay.plan(reference: scan.header, tracePath: against,
-                                                  scenarioPath: scenario, overrides: overrides)
+            let replay = try ReferenceReplay.plan(
+                reference: scan.header, tracePath: against,
+                scenarioPath: scenario, overrides: overrides)
             if let mismatch = replay.mismatch() {
                 try Console.error("tiltbox: \(mismatch)")
                 throw ExitCode(ExitStatus.badInput)
@@ -60,18 +66,25 @@ extension TiltboxCommand {
             // The temporary trace records no source: it is compared on its records.
             let run = try HeadlessRun.execute(plan, gravity, options: options, tracePath: temporary, source: nil)
             if case .interrupted = run.summary.outcome { throw ExitCode(ExitStatus.interrupted) }
-            let thisRun = FieldsHint.Rerun(scenario: replay.scenarioPath, input: replay.input, overrides: replay.overrides)
+            let thisRun = FieldsHint.Rerun(
+                scenario: replay.scenarioPath, input: replay.input, overrides: replay.overrides)
             let dt = 1 / replay.scenario.timestep.hz
-            try TraceVerdict.report(tolerance: tolerance, sides: .verify,
-                                    notes: { replay.divergenceNotes(tilt: gravity.tilt) },
-                                    hashNotes: { step, time in
-                                        FieldsHint.lines(step: step, time: time, dt: dt,
-                                                         a: .recorded(in: scan.header, tracePath: against), b: thisRun,
-                                                         aName: "reference", bName: "this-run",
-                                                         aWhere: "   (where the reference was recorded)",
-                                                         bWhere: "   (here)")
-                                    }) {
-                (try TraceStream(path: against, verifyDigest: false), try TraceStream(path: temporary, verifyDigest: true))
+            try TraceVerdict.report(
+                tolerance: tolerance, sides: .verify,
+                notes: { replay.divergenceNotes(tilt: gravity.tilt) },
+                hashNotes: { step, time in
+                    FieldsHint.lines(
+                        step: step, time: time, dt: dt,
+                        a: .recorded(in: scan.header, tracePath: against), b: thisRun,
+                        aName: "reference", bName: "this-run",
+                        aWhere: "   (where the reference was recorded)",
+                        bWhere: "   (here)")
+                }
+            ) {
+                (
+                    try TraceStream(path: against, verifyDigest: false),
+                    try TraceStream(path: temporary, verifyDigest: true)
+                )
             }
         }
     }

@@ -21,13 +21,15 @@ final class BatchExecutor {
 
     init(parallel: Int) throws {
         // The running binary itself, even if it was started through a symbolic link or PATH.
-        let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let link =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? Bundle.main.executablePath ?? CommandLine.arguments[0]
         executable = URL(fileURLWithPath: link)
         var template = Array((FileManager.default.temporaryDirectory.path + "/tiltbox-batch-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
-            throw InputError(file: FileManager.default.temporaryDirectory.path,
-                             reason: "cannot create a scratch folder: \(String(cString: strerror(errno)))")
+            throw InputError(
+                file: FileManager.default.temporaryDirectory.path,
+                reason: "cannot create a scratch folder: \(String(cString: strerror(errno)))")
         }
         scratch = URL(fileURLWithPath: String(cString: made), isDirectory: true)
         self.parallel = max(1, parallel)
@@ -49,7 +51,9 @@ final class BatchExecutor {
 
     /// Runs `points`; returns the results of those that finished, in index order, and
     /// whether a signal stopped the batch.
-    func run(_ points: [BatchPoint], progress: inout BatchProgress) throws -> (results: [BatchJobResult], interrupted: Bool) {
+    func run(_ points: [BatchPoint], progress: inout BatchProgress) throws -> (
+        results: [BatchJobResult], interrupted: Bool
+    ) {
         let finished = DispatchSemaphore(value: 0)
         var pending = points[...]
         var running: [Running] = []
@@ -66,8 +70,9 @@ final class BatchExecutor {
                     running.append(try start(point, finished: finished))
                 } catch {
                     // No child could be started (no process slots, no scratch space): this job's error.
-                    let result = BatchJobResult(index: point.index, name: point.name, status: .error,
-                                                message: "cannot start a child tiltbox: \(error)", parameters: point.parameters)
+                    let result = BatchJobResult(
+                        index: point.index, name: point.name, status: .error,
+                        message: "cannot start a child tiltbox: \(error)", parameters: point.parameters)
                     results.append(result)
                     try progress.record(result)
                 }
@@ -121,11 +126,13 @@ final class BatchExecutor {
 
     private func start(_ point: BatchPoint, finished: DispatchSemaphore) throws -> Running {
         let base = scratch.appendingPathComponent("\(point.index)")
-        let child = Running(point: point, process: Process(), started: 0,
-                            stdout: base.appendingPathExtension("stdout"), stderr: base.appendingPathExtension("stderr"),
-                            summary: base.appendingPathExtension("summary.json"))
+        let child = Running(
+            point: point, process: Process(), started: 0,
+            stdout: base.appendingPathExtension("stdout"), stderr: base.appendingPathExtension("stderr"),
+            summary: base.appendingPathExtension("summary.json"))
         guard FileManager.default.createFile(atPath: child.stdout.path, contents: nil),
-              FileManager.default.createFile(atPath: child.stderr.path, contents: nil) else {
+            FileManager.default.createFile(atPath: child.stderr.path, contents: nil)
+        else {
             throw InputError(file: scratch.path, reason: "cannot create the job's output files")
         }
         let out = try FileHandle(forWritingTo: child.stdout)
@@ -153,8 +160,9 @@ final class BatchExecutor {
     /// How a finished child's job came out (FORMATS §6 statuses).
     private func classify(_ child: Running, wall: Double) -> BatchJobResult {
         let point = child.point
-        var result = BatchJobResult(index: point.index, name: point.name, status: .error, wallSeconds: wall,
-                                    parameters: point.parameters)
+        var result = BatchJobResult(
+            index: point.index, name: point.name, status: .error, wallSeconds: wall,
+            parameters: point.parameters)
         let stdout = (try? String(contentsOf: child.stdout, encoding: .utf8)) ?? ""
         let stderr = (try? String(contentsOf: child.stderr, encoding: .utf8)) ?? ""
         let lastError = stderr.split(separator: "\n").last.map { InertText.escape(String($0)) }
@@ -180,7 +188,8 @@ final class BatchExecutor {
             if case .verify = point.job.kind {
                 result.status = .diverged
                 let lines = stdout.split(separator: "\n").map(String.init)
-                result.firstDivergence = (lines.first(where: { $0.hasPrefix("differ:") }) ?? lines.first).map(InertText.escape)
+                result.firstDivergence = (lines.first(where: { $0.hasPrefix("differ:") }) ?? lines.first).map(
+                    InertText.escape)
                 result.message = lastError
             } else {
                 result.status = .failed
@@ -218,7 +227,9 @@ struct BatchProgress {
         if result.status != .passed { failing += 1 }
         guard enabled else { return }
         let elapsed = RealTimeClock.now() - startedAt
-        let eta = done > 0 && done < total ? String(format: ", ETA %.0f s", elapsed / Double(done) * Double(total - done)) : ""
+        let eta =
+            done > 0 && done < total
+            ? String(format: ", ETA %.0f s", elapsed / Double(done) * Double(total - done)) : ""
         try Console.write("\r\u{1B}[K  batch: \(done)/\(total) done, \(failing) failing\(eta)", to: .error)
         drawn = true
     }

@@ -9,16 +9,19 @@ struct HeadlessRun {
 
     /// Runs to the end. A trace that cannot be written is thrown as `TraceWriteError`
     /// (exit 141 for a closed pipe, else 1 with its message; see `ExitStatus.afterWriteFailure`).
-    static func execute(_ plan: RunPlan, _ resolved: RunPlan.Resolved, options: RunOptions, tracePath: String?,
-                        source: TraceHeader.Source?, sinks: [any RecordSink] = []) throws -> HeadlessRun {
+    static func execute(
+        _ plan: RunPlan, _ resolved: RunPlan.Resolved, options: RunOptions, tracePath: String?,
+        source: TraceHeader.Source?, sinks: [any RecordSink] = []
+    ) throws -> HeadlessRun {
         var progress = ProgressLine(enabled: Console.standardErrorIsTerminal, now: RealTimeClock.now())
         let summary: RunSummary
         do {
             summary = try plan.runHeadless(
                 resolved, options: options, tracePath: tracePath, source: source,
                 progress: { session in
-                    progress.update(step: session.stepCount, of: session.totalSteps,
-                                    simulatedTime: session.simulatedTime, now: RealTimeClock.now())
+                    progress.update(
+                        step: session.stepCount, of: session.totalSteps,
+                        simulatedTime: session.simulatedTime, now: RealTimeClock.now())
                 },
                 sinks: sinks)
         } catch let error as RunFailure {
@@ -50,7 +53,9 @@ struct HeadlessRun {
         try print(String(format: "wall time:      %.3f s", s.wallTime))
         try print(String(format: "steps/s:        %.0f", s.stepsPerSecond))
         if let bytes = s.traceBytes {
-            try print("trace:          \(PeopleText.count(bytes, "byte")), \(PeopleText.count(s.records, "record")) (\(s.steps > 0 ? bytes / max(s.records, 1) : bytes) bytes/record)")
+            try print(
+                "trace:          \(PeopleText.count(bytes, "byte")), \(PeopleText.count(s.records, "record")) (\(s.steps > 0 ? bytes / max(s.records, 1) : bytes) bytes/record)"
+            )
         }
         try print("digest:         \(s.digest)")
     }
@@ -65,7 +70,9 @@ struct HeadlessRun {
         case .interrupted:
             throw ExitCode(ExitStatus.interrupted)
         case .diverged(let step, let divergence):
-            try Console.error("tiltbox: simulation failed at step \(step) (t = \(PeopleText.number(summary.simulatedTime)) s): \(divergence)")
+            try Console.error(
+                "tiltbox: simulation failed at step \(step) (t = \(PeopleText.number(summary.simulatedTime)) s): \(divergence)"
+            )
             throw ExitCode(ExitStatus.failure)
         }
     }

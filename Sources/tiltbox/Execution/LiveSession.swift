@@ -6,8 +6,10 @@ import Foundation
 enum LiveSession {
     /// The view's options from the shared command-line options; `frame` is the live
     /// track's orientation and g (`TiltFrame.resolve`, as a replay's would be).
-    static func options(for plan: RunPlan, recording: RecordingOptions, fps: Double, trace: String?,
-                        interactive: Bool, frame: TiltFrame) throws -> LiveViewOptions {
+    static func options(
+        for plan: RunPlan, recording: RecordingOptions, fps: Double, trace: String?,
+        interactive: Bool, frame: TiltFrame
+    ) throws -> LiveViewOptions {
         var live = LiveViewOptions()
         live.fps = fps
         live.every = recording.every
@@ -40,13 +42,16 @@ enum LiveSession {
     static func exit(for result: LiveResult, quiet: Bool = false) throws {
         let s = result.summary
         if !quiet {
-            try Console.error("tiltbox: \(PeopleText.count(s.steps, "step")), \(PeopleText.number(s.simulatedTime)) s simulated, "
-                          + "\(PeopleText.number(s.droppedTime)) s dropped, digest \(s.digest)")
+            try Console.error(
+                "tiltbox: \(PeopleText.count(s.steps, "step")), \(PeopleText.number(s.simulatedTime)) s simulated, "
+                    + "\(PeopleText.number(s.droppedTime)) s dropped, digest \(s.digest)")
         }
         if let line = s.engineDiagnostics.summary { try Console.error("tiltbox: note: \(line)") }
         switch result.outcome {
         case .diverged(let step, let divergence):
-            try Console.error("tiltbox: simulation failed at step \(step) (t = \(PeopleText.number(s.simulatedTime)) s): \(divergence)")
+            try Console.error(
+                "tiltbox: simulation failed at step \(step) (t = \(PeopleText.number(s.simulatedTime)) s): \(divergence)"
+            )
             throw ExitCode(ExitStatus.failure)
         case .interrupted where !result.quitByKey:
             throw ExitCode(ExitStatus.interrupted)

@@ -16,20 +16,24 @@ enum CommandNames {
     /// A message when the first argument looks like a command name but is none: not an
     /// option, not an existing file, and with no `/` or `.` that would make it a path
     /// (`run`'s scenario argument). Nil when it is fine.
-    static func unknownCommand(in arguments: [String], fileExists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }) -> String? {
+    static func unknownCommand(
+        in arguments: [String], fileExists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }
+    ) -> String? {
         guard let first = arguments.first, !first.isEmpty, !first.hasPrefix("-"), !all.contains(first),
-              !first.contains("/"), !first.contains("."), !fileExists(first)
+            !first.contains("/"), !first.contains("."), !fileExists(first)
         else { return nil }
         if let guess = closest(to: first) {
             return "unknown command '\(first)' (did you mean '\(guess)'?)"
         }
-        return "unknown command '\(first)' (commands: \(all.joined(separator: ", ")); a scenario is given by its path, like Scenarios/book.json)"
+        return
+            "unknown command '\(first)' (commands: \(all.joined(separator: ", ")); a scenario is given by its path, like Scenarios/book.json)"
     }
 
     /// The command name within two edits of `word` (the nearest; the first listed on a tie).
     static func closest(to word: String) -> String? {
         let scored = all.map { (name: $0, distance: editDistance(word.lowercased(), $0)) }
-        guard let best = scored.min(by: { $0.distance < $1.distance }), best.distance <= 2, best.distance < best.name.count
+        guard let best = scored.min(by: { $0.distance < $1.distance }), best.distance <= 2,
+            best.distance < best.name.count
         else { return nil }
         return best.name
     }

@@ -8,16 +8,30 @@ extension SensorConvention: ExpressibleByArgument {}
 /// Options shaping how a tilt input is read: shared by `run`, `verify` and `validate`
 /// (through `TiltOptions`) and by `tilt`, whose file is its argument.
 struct TiltShapeOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("How the device was held: portrait, portraitUpsideDown, landscapeLeft, landscapeRight. Default: the scenario's, else portrait.", valueName: "O"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "How the device was held: portrait, portraitUpsideDown, landscapeLeft, landscapeRight. Default: the scenario's, else portrait.",
+            valueName: "O"))
     var orientation: Orientation?
 
-    @Option(name: .long, help: ArgumentHelp("Between recorded samples: hold (the latest sample, the default) or linear.", valueName: "MODE"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Between recorded samples: hold (the latest sample, the default) or linear.", valueName: "MODE"))
     var interpolate: Interpolation?
 
-    @Option(name: .long, help: ArgumentHelp("Sign convention of a Sensor Logger export (ios or android); overrides Metadata.csv.", valueName: "C"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Sign convention of a Sensor Logger export (ios or android); overrides Metadata.csv.", valueName: "C"))
     var convention: SensorConvention?
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("World units per 1 g. Default: the scenario's tilt.g, else the length of world.gravity (980 for tiltbox tilt).", valueName: "G"))
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp(
+            "World units per 1 g. Default: the scenario's tilt.g, else the length of world.gravity (980 for tiltbox tilt).",
+            valueName: "G"))
     var g: Double?
 
     func validate() throws {
@@ -27,7 +41,11 @@ struct TiltShapeOptions: ParsableArguments {
 
 /// Options choosing and reading the gravity input, shared by `run`, `verify` and `validate`.
 struct TiltOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Gravity input: a \(TiltFormat.helpList) (file, folder or zip). Overrides the scenario's 'tilt'.", valueName: "FILE"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Gravity input: a \(TiltFormat.helpList) (file, folder or zip). Overrides the scenario's 'tilt'.",
+            valueName: "FILE"))
     var tilt: String?
 
     @OptionGroup var shape: TiltShapeOptions
@@ -38,7 +56,8 @@ struct TiltOptions: ParsableArguments {
     var g: Double? { shape.g }
 
     var gravityInput: GravityInput {
-        GravityInput(file: tilt, orientation: orientation, g: g, interpolation: interpolate ?? .hold, convention: convention)
+        GravityInput(
+            file: tilt, orientation: orientation, g: g, interpolation: interpolate ?? .hold, convention: convention)
     }
 
     /// Refuses, as a usage error, the options that only shape a tilt input when there is
@@ -52,7 +71,10 @@ struct TiltOptions: ParsableArguments {
         if convention != nil { given.append("--convention") }
         if !keepingOrientationAndG, g != nil { given.append("--g") }
         guard let first = given.first else { return }
-        let names = given.count == 1 ? first : given.dropLast().joined(separator: ", ") + " and " + given[given.count - 1]
-        throw ValidationError("\(names) \(given.count == 1 ? "has" : "have") no effect without a tilt input: give --tilt FILE, or a scenario with a 'tilt' key")
+        let names =
+            given.count == 1 ? first : given.dropLast().joined(separator: ", ") + " and " + given[given.count - 1]
+        throw ValidationError(
+            "\(names) \(given.count == 1 ? "has" : "have") no effect without a tilt input: give --tilt FILE, or a scenario with a 'tilt' key"
+        )
     }
 }

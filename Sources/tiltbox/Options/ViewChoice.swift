@@ -15,10 +15,18 @@ enum ViewChoice: String, ExpressibleByArgument, CaseIterable {
             return Terminal.isInteractive && !hasOutputs
         case .terminal:
             guard Terminal.isInteractive else {
-                throw InputError(file: "--view", reason: "the terminal view needs standard input and output to be a terminal (use --view none, or run it in a terminal)")
+                throw InputError(
+                    file: "--view",
+                    reason:
+                        "the terminal view needs standard input and output to be a terminal (use --view none, or run it in a terminal)"
+                )
             }
             guard trace != "-" else {
-                throw InputError(file: "--view", reason: "--trace - writes to standard output, which the terminal view draws on; write the trace to a file")
+                throw InputError(
+                    file: "--view",
+                    reason:
+                        "--trace - writes to standard output, which the terminal view draws on; write the trace to a file"
+                )
             }
             return true
         }

@@ -71,7 +71,9 @@ struct ProgressLine {
         drawn = true
         let percent = total > 0 ? 100 * Double(step) / Double(total) : 100
         let rate = Double(step) / max(now - startedAt, 1e-9)
-        let text = String(format: "\r\u{1B}[K  step %d/%d (%.0f%%)  t = %.2f s  %.0f steps/s", step, total, percent, simulatedTime, rate)
+        let text = String(
+            format: "\r\u{1B}[K  step %d/%d (%.0f%%)  t = %.2f s  %.0f steps/s", step, total, percent, simulatedTime,
+            rate)
         do { try Console.write(text, to: .error) } catch { failure = error }
     }
 

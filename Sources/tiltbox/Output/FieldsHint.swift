@@ -14,8 +14,9 @@ enum FieldsHint {
         static func recorded(in header: TraceHeader, tracePath: String) -> Rerun? {
             guard let source = header.source else { return nil }
             let resolve = { (path: String) in TraceHeader.Source.resolvedPath(path, forTrace: tracePath) }
-            let input = GravityInput(file: source.tilt.map(resolve), orientation: source.orientation, g: source.g,
-                                     interpolation: source.interpolate ?? .hold, convention: source.convention)
+            let input = GravityInput(
+                file: source.tilt.map(resolve), orientation: source.orientation, g: source.g,
+                interpolation: source.interpolate ?? .hold, convention: source.convention)
             let overrides = source.overrides.compactMap { try? ScenarioOverride(path: $0.path, json: $0.json) }
             return Rerun(scenario: source.scenario.map(resolve), input: input, overrides: overrides)
         }
@@ -30,18 +31,23 @@ enum FieldsHint {
             if let g = input.g { words += ["--g", NumberFormat.shortest(g)] }
             if let convention = input.convention { words += ["--convention", convention.rawValue] }
             for override in overrides { words += ["--set", "\(override.path)=\(override.json)"] }
-            words += ["--every", "1", "--duration", NumberFormat.shortest(duration), "--view", "none", "--trace", trace]
+            words += [
+                "--every", "1", "--duration", NumberFormat.shortest(duration), "--view", "none", "--trace", trace,
+            ]
             return words.map(ShellWord.quote).joined(separator: " ")
         }
     }
 
     /// The note lines for a hash divergence at `step` (time `time`, timestep `dt`): `a` and `b`
     /// are the two runs (`nil` when unknown), `aWhere`/`bWhere` say where to run each.
-    static func lines(step: Int, time: Double, dt: Double, a: Rerun?, b: Rerun?, aName: String, bName: String,
-                      aWhere: String = "", bWhere: String = "") -> [String] {
+    static func lines(
+        step: Int, time: Double, dt: Double, a: Rerun?, b: Rerun?, aName: String, bName: String,
+        aWhere: String = "", bWhere: String = ""
+    ) -> [String] {
         // At least one step, so that step 0's difference has a run to show it.
         let duration = step == 0 ? dt : time
-        let unknown = "tiltbox run SCENARIO [its options] --every 1 --duration \(NumberFormat.shortest(duration)) --view none --trace "
+        let unknown =
+            "tiltbox run SCENARIO [its options] --every 1 --duration \(NumberFormat.shortest(duration)) --view none --trace "
         let aTrace = "\(aName)-fields.jsonl", bTrace = "\(bName)-fields.jsonl"
         return [
             "a hash trace holds no fields; to see them, record both runs in full up to step \(step):",

@@ -15,7 +15,8 @@ enum PeopleText {
     /// `value` exactly (shortest round-trip), its exponent written as people do: `1e-9`, not `1e-09`.
     static func exact(_ value: Double) -> String {
         let text = NumberFormat.shortest(value)
-        guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }), let exponent = Int(text[text.index(after: e)...])
+        guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }),
+            let exponent = Int(text[text.index(after: e)...])
         else { return text }
         return "\(text[..<e])e\(exponent)"
     }

@@ -11,27 +11,36 @@ enum TraceVerdict {
     /// `hashNotes` (asked only after a divergence of record hashes, with its step and time)
     /// say how to see the fields a hash trace does not hold. `--tolerance` cannot apply to a
     /// hash trace, which holds no values (exit 2).
-    static func report(tolerance: Double, sides: TraceSides, notes: () -> [String] = { [] },
-                       hashNotes: (Int, Double) -> [String] = { _, _ in [] },
-                       open: () throws -> (TraceStream, TraceStream)) throws {
+    static func report(
+        tolerance: Double, sides: TraceSides, notes: () -> [String] = { [] },
+        hashNotes: (Int, Double) -> [String] = { _, _ in [] },
+        open: () throws -> (TraceStream, TraceStream)
+    ) throws {
         let (a, b) = try open()
         if tolerance > 0, let hashed = [a, b].first(where: { $0.header.records == .hashes }) {
-            throw InputError(file: hashed.file, path: "records",
-                             reason: "a hash trace holds no values to compare within --tolerance: compare it bit for bit (no --tolerance)")
+            throw InputError(
+                file: hashed.file, path: "records",
+                reason:
+                    "a hash trace holds no values to compare within --tolerance: compare it bit for bit (no --tolerance)"
+            )
         }
         let comparison = try TraceDiff.compare(a, b, tolerance: tolerance)
         if case .identical(let records) = comparison, tolerance > 0 {
             let (exactA, exactB) = try open()
             if try !TraceDiff.compare(exactA, exactB).isIdentical {
-                try Console.out("equal within \(PeopleText.exact(tolerance)): \(PeopleText.count(records, "record")) (not bit for bit)")
+                try Console.out(
+                    "equal within \(PeopleText.exact(tolerance)): \(PeopleText.count(records, "record")) (not bit for bit)"
+                )
                 return
             }
         }
         try report(comparison, sides: sides, notes: notes, hashNotes: hashNotes)
     }
 
-    static func report(_ comparison: TraceComparison, sides: TraceSides, notes: () -> [String] = { [] },
-                       hashNotes: (Int, Double) -> [String] = { _, _ in [] }) throws {
+    static func report(
+        _ comparison: TraceComparison, sides: TraceSides, notes: () -> [String] = { [] },
+        hashNotes: (Int, Double) -> [String] = { _, _ in [] }
+    ) throws {
         switch comparison {
         case .identical(let records):
             try Console.out("identical: \(PeopleText.count(records, "record"))")

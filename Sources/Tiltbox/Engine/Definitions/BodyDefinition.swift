@@ -38,8 +38,10 @@ public struct BodyDefinition: Sendable {
     public var makeDriver: (@Sendable () -> any KinematicDriver)?
 
     /// A body built from its shapes (`Build.fromShapes`).
-    public init(id: String, type: BodyType, position: Vec2, angle: Double, velocity: Vec2, angularVelocity: Double,
-                shapes: [ShapeSpec], makeDriver: (@Sendable () -> any KinematicDriver)? = nil) {
+    public init(
+        id: String, type: BodyType, position: Vec2, angle: Double, velocity: Vec2, angularVelocity: Double,
+        shapes: [ShapeSpec], makeDriver: (@Sendable () -> any KinematicDriver)? = nil
+    ) {
         self.id = id
         self.type = type
         self.position = position
@@ -52,8 +54,10 @@ public struct BodyDefinition: Sendable {
     }
 
     /// A crate: a dynamic box of `size` and `mass` whose moment is the box formula (`Build.crate`).
-    public init(crate id: String, position: Vec2, size: Vec2, angle: Double, mass: Double, friction: Double,
-                elasticity: Double, velocity: Vec2, angularVelocity: Double) {
+    public init(
+        crate id: String, position: Vec2, size: Vec2, angle: Double, mass: Double, friction: Double,
+        elasticity: Double, velocity: Vec2, angularVelocity: Double
+    ) {
         self.id = id
         self.type = .dynamic
         self.position = position

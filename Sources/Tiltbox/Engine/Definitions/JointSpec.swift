@@ -124,7 +124,7 @@ public enum JointParameters: Sendable, Equatable {
     public var anchors: JointAnchors {
         switch self {
         case .pin(let anchorA, let anchorB), .slide(let anchorA, let anchorB, _, _),
-             .dampedSpring(let anchorA, let anchorB, _, _, _), .pivot(.local(let anchorA, let anchorB)):
+            .dampedSpring(let anchorA, let anchorB, _, _, _), .pivot(.local(let anchorA, let anchorB)):
             return .local(a: anchorA, b: anchorB)
         case .pivot(.world(let anchor)):
             return .world(anchor)
@@ -154,8 +154,10 @@ public struct JointSpec: Sendable, Equatable {
     public var collideBodies: Bool?
 
     /// Creates a joint; each `nil` keeps the Chipmunk default of its `cpConstraintSet…` setter.
-    public init(parameters: JointParameters, a: JointBody, b: JointBody, maxForce: Double? = nil, errorBias: Double? = nil,
-                maxBias: Double? = nil, collideBodies: Bool? = nil) {
+    public init(
+        parameters: JointParameters, a: JointBody, b: JointBody, maxForce: Double? = nil, errorBias: Double? = nil,
+        maxBias: Double? = nil, collideBodies: Bool? = nil
+    ) {
         self.parameters = parameters
         self.a = a
         self.b = b

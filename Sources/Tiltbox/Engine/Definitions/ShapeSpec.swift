@@ -62,12 +62,15 @@ extension ShapeSpec {
             switch shape.geometry {
             case .circle(let radius, let offset): farthest = max(farthest, length(offset) + radius)
             case .box(let size, let radius):
-                for corner in [Vec2(size.x / 2, size.y / 2), Vec2(-size.x / 2, size.y / 2), Vec2(size.x / 2, -size.y / 2),
-                               Vec2(-size.x / 2, -size.y / 2)] {
+                for corner in [
+                    Vec2(size.x / 2, size.y / 2), Vec2(-size.x / 2, size.y / 2), Vec2(size.x / 2, -size.y / 2),
+                    Vec2(-size.x / 2, -size.y / 2),
+                ] {
                     farthest = max(farthest, length(corner) + radius)
                 }
             case .polygon(let vertices, let radius): for p in vertices { farthest = max(farthest, length(p) + radius) }
-            case .segment(let from, let to, let radius): farthest = max(farthest, length(from) + radius, length(to) + radius)
+            case .segment(let from, let to, let radius):
+                farthest = max(farthest, length(from) + radius, length(to) + radius)
             }
         }
         return farthest

@@ -15,8 +15,10 @@ public struct WorldDefinition: Sendable {
     public var dt: Double
 
     /// Creates a definition from its parts.
-    public init(settings: WorldSettings, segments: [SegmentSpec], bodies: [BodyDefinition], joints: [JointSpec],
-                dt: Double) {
+    public init(
+        settings: WorldSettings, segments: [SegmentSpec], bodies: [BodyDefinition], joints: [JointSpec],
+        dt: Double
+    ) {
         self.settings = settings
         self.segments = segments
         self.bodies = bodies

@@ -48,10 +48,12 @@ public struct WorldSettings: Sendable, Equatable {
     public var spatialIndex: SpatialIndex
 
     /// Creates world settings; every space setting left `nil` keeps Chipmunk's own value.
-    public init(size: Vec2, gravity: Vec2 = Vec2(0, -980), iterations: Int? = nil, damping: Double? = nil,
-                collisionSlop: Double? = nil, collisionBias: Double? = nil, collisionPersistence: Int? = nil,
-                sleepTimeThreshold: Double? = nil, idleSpeedThreshold: Double? = nil,
-                spatialIndex: SpatialIndex = .bbtree) {
+    public init(
+        size: Vec2, gravity: Vec2 = Vec2(0, -980), iterations: Int? = nil, damping: Double? = nil,
+        collisionSlop: Double? = nil, collisionBias: Double? = nil, collisionPersistence: Int? = nil,
+        sleepTimeThreshold: Double? = nil, idleSpeedThreshold: Double? = nil,
+        spatialIndex: SpatialIndex = .bbtree
+    ) {
         self.size = size
         self.gravity = gravity
         self.iterations = iterations

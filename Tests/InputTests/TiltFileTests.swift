@@ -263,6 +263,24 @@ import Testing
         #expect(track.keyframes.count == 1)
     }
 
+    @Test func aKeyBesideSpringInACurveIsRefusedAtThatKey() throws {
+        for extra in [#""typo": 1"#, #""cubicBezier": [0.25, 0.1, 0.25, 1]"#] {
+            let key = extra.split(separator: "\"")[0]
+            let message = try failure(
+                "wave.json",
+                #"{"format": "tiltbox-tilt/1", "keyframes": [{"t": 0, "gravity": [0, -1]}, {"t": 1, "gravity": [1, 0], "curve": {"spring": {"damping": 20}, "#
+                    + extra + "}}]}")
+            #expect(
+                message.contains(
+                    "wave.json:1:"
+                )
+                    && message.contains(
+                        #"keyframes[1].curve.\#(key): unexpected key beside "spring": a spring curve is {"spring": {...}} alone"#
+                    ),
+                "\(message)")
+        }
+    }
+
     @Test func jsonSyntaxErrorHasLineAndColumn() throws {
         let message = try failure("broken.json", "{\n  \"format\": \"tiltbox-tilt/1\",\n  \"keyframes\": [1,, 2]\n}\n")
         #expect(message.contains("broken.json:3:"), "\(message)")

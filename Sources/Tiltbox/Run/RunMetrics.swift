@@ -94,31 +94,55 @@ public struct RunMetrics: Sendable, Equatable {
 
 /// A `RecordSink` computing a run's `RunMetrics` from its records.
 public final class RunMetricsSink: RecordSink {
-    private var masses: [Double]
-    private var moments: [Double]
-    private let halfSizes: [Vec2]
-    /// For the bodies of `bodies` (after the crates): how far their shapes reach from their
-    /// origin, the half side of the square that bounds them at any angle.
-    private let reaches: [Double]
+    /// What the metrics need of one body, in trace order.
+    private struct Body {
+        /// Mass and moment for the kinetic energy: a crate's own mass and box moment
+        /// I = m(w² + h²)/12; a dynamic body's as Chipmunk accumulates them from its shapes
+        /// (about its centre of gravity, whose velocity the record holds); 0 for kinematic and
+        /// static bodies, of infinite mass, which add no energy but count for speed, rest and bounds.
+        var mass: Double
+        var moment: Double
+        /// How far the body reaches from its centre along x and y at an angle.
+        var extent: Extent
+    }
+
+    private enum Extent {
+        /// A crate: its rotated box.
+        case box(halfSize: Vec2)
+        /// A body of `bodies`: the square around its origin that holds its shapes at any angle.
+        case reach(Double)
+
+        /// The half extents along x and y at `angle`.
+        func halfExtents(angle: Double) -> (x: Double, y: Double) {
+            switch self {
+            case .box(let half):
+                let c = abs(cos(angle)), s = abs(sin(angle))
+                return (c * half.x + s * half.y, s * half.x + c * half.y)
+            case .reach(let reach):
+                return (reach, reach)
+            }
+        }
+    }
+
+    private let bodies: [Body]
     private var kineticEnergy = 0.0
     private var maxSpeed = 0.0
     private var restTime: Double?
     private var bounds: [Double]?
 
-    /// A sink for runs of `scenario` (its crates, in trace order).
+    /// A sink for runs of `scenario` (its crates, then its bodies: trace order).
     public init(scenario: Scenario) {
-        masses = scenario.crates.map(\.mass)
-        moments = scenario.crates.map { $0.mass * ($0.size.x * $0.size.x + $0.size.y * $0.size.y) / 12 }
-        halfSizes = scenario.crates.map { Vec2($0.size.x / 2, $0.size.y / 2) }
-        reaches = scenario.crates.map { _ in 0 } + scenario.bodies.map(\.reach)
-        // Bodies: a dynamic body's mass and moment (about its centre of gravity, whose
-        // velocity the record holds) as Chipmunk computes them; kinematic and static
-        // bodies, of infinite mass, add no energy but count for speed, rest and bounds.
-        for body in scenario.bodies {
-            let properties = body.type == .dynamic ? body.massProperties : (mass: 0, moment: 0, centreOfGravity: .zero)
-            masses.append(properties.mass)
-            moments.append(properties.moment)
+        let crates = scenario.crates.map { crate in
+            Body(
+                mass: crate.mass,
+                moment: crate.mass * (crate.size.x * crate.size.x + crate.size.y * crate.size.y) / 12,
+                extent: .box(halfSize: Vec2(crate.size.x / 2, crate.size.y / 2)))
         }
+        let others = scenario.bodies.map { body in
+            let properties = body.type == .dynamic ? body.massProperties : (mass: 0, moment: 0, centreOfGravity: .zero)
+            return Body(mass: properties.mass, moment: properties.moment, extent: .reach(body.reach))
+        }
+        bodies = crates + others
     }
 
     /// Updates the figures from one record: kinetic energy and bounds from this record, the
@@ -126,28 +150,25 @@ public final class RunMetricsSink: RecordSink {
     public func record(step: Int, time: Double, gravity: Vec2, states: UnsafeBufferPointer<Double>) throws {
         var energy = 0.0
         var moving = false
-        var box: [Double]?
-        for i in 0..<min(masses.count, states.count / BodyStateLayout.count) {
+        var box: (minX: Double, minY: Double, maxX: Double, maxY: Double)?
+        for (i, body) in bodies.prefix(states.count / BodyStateLayout.count).enumerated() {
             let base = i * BodyStateLayout.count
             let vx = states[base + BodyStateLayout.vx], vy = states[base + BodyStateLayout.vy],
                 w = states[base + BodyStateLayout.w]
             let speed = (vx * vx + vy * vy).squareRoot()
             maxSpeed = max(maxSpeed, speed)
             if !(speed < RunMetrics.restSpeed) { moving = true }
-            energy += 0.5 * masses[i] * (vx * vx + vy * vy) + 0.5 * moments[i] * w * w
-            let angle = states[base + BodyStateLayout.angle]
-            let c = abs(cos(angle)), s = abs(sin(angle))
-            let ex = i < halfSizes.count ? c * halfSizes[i].x + s * halfSizes[i].y : reaches[i]
-            let ey = i < halfSizes.count ? s * halfSizes[i].x + c * halfSizes[i].y : reaches[i]
+            energy += 0.5 * body.mass * (vx * vx + vy * vy) + 0.5 * body.moment * w * w
+            let (ex, ey) = body.extent.halfExtents(angle: states[base + BodyStateLayout.angle])
             let x = states[base + BodyStateLayout.x], y = states[base + BodyStateLayout.y]
             if let b = box {
-                box = [min(b[0], x - ex), min(b[1], y - ey), max(b[2], x + ex), max(b[3], y + ey)]
+                box = (min(b.minX, x - ex), min(b.minY, y - ey), max(b.maxX, x + ex), max(b.maxY, y + ey))
             } else {
-                box = [x - ex, y - ey, x + ex, y + ey]
+                box = (x - ex, y - ey, x + ex, y + ey)
             }
         }
         kineticEnergy = energy
-        bounds = box
+        bounds = box.map { [$0.minX, $0.minY, $0.maxX, $0.maxY] }
         if moving {
             restTime = nil
         } else if restTime == nil {

@@ -23,7 +23,7 @@ let tiltPath = option("--tilt", default: "\(root)/Scenarios/tilt/rock.json")
 
 do {
     let scenario = try ScenarioLoader.load(path: scenarioPath)
-    let tilt = try TiltFile.load(path: tiltPath, g: scenario.world.gravity.length)
+    let tilt = try TiltFile.load(path: tiltPath, g: TiltFrame.resolve(orientation: nil, g: nil, for: scenario).g)
     let track = LoopingGravityTrack(base: tilt.track, period: max(tilt.endTime, scenario.timestep.dt))
     let stepsPerMinute = Int((60 * scenario.timestep.hz).rounded())
     final class MinuteReport: RecordSink {

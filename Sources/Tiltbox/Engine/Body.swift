@@ -5,12 +5,12 @@ internal import CChipmunk
 /// How it is built is its definition's `build` (`BodyDefinition.Build`), each way in
 /// exactly the order of Chipmunk calls it has always had, so traces keep their bits:
 /// - a crate: `cpBodyNew(mass, cpMomentForBox(mass, w, h))`, its pose and velocities,
-///   `cpBoxShapeNew(body, w, h, 0)`, friction, elasticity, `cpSpaceAddBody`, `cpSpaceAddShape`;
+///   `cpBoxShapeNew(body, w, h, 0)`, friction, elasticity, its collision keys, `cpSpaceAddBody`, `cpSpaceAddShape`;
 /// - any other body, the way pymunk builds one, so a scene made the same way there gives
 ///   the same bits: the body (`cpBodyNew(0, 0)` for a dynamic body, `cpBodyNewKinematic`,
 ///   `cpBodyNewStatic`), its pose and velocities, `cpSpaceAddBody`; then each shape in
 ///   listed order: created on the body, friction, elasticity, `cpShapeSetMass` or
-///   `cpShapeSetDensity` (dynamic bodies), `cpSpaceAddShape`, which makes Chipmunk
+///   `cpShapeSetDensity` (dynamic bodies), its collision keys (`ChipmunkShape.apply`), `cpSpaceAddShape`, which makes Chipmunk
 ///   accumulate the body's mass, moment and centre of gravity from its shapes.
 ///
 /// A body keeps its space alive; its `deinit` removes the shapes and the body from the
@@ -57,6 +57,7 @@ public final class Body {
             let shape = ChipmunkShape.make(.box(size: size, radius: 0), body: body)
             cpShapeSetFriction(shape, spec.friction)
             cpShapeSetElasticity(shape, spec.elasticity)
+            ChipmunkShape.apply(spec.collision, to: shape)
             cpSpaceAddBody(space.pointer, body)
             cpSpaceAddShape(space.pointer, shape)
             shapes = [shape]
@@ -86,6 +87,7 @@ public final class Body {
                     case nil: break
                     }
                 }
+                ChipmunkShape.apply(spec.collision, to: shape)
                 cpSpaceAddShape(space.pointer, shape)
                 shapes.append(shape)
             }

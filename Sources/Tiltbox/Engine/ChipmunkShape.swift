@@ -26,6 +26,19 @@ enum ChipmunkShape {
         EngineCensus.shapeCreated()
         return shape
     }
+
+    /// Sets the collision keys the scenario gave, in this order: `cpShapeSetFilter`,
+    /// `cpShapeSetSensor`, `cpShapeSetCollisionType`, `cpShapeSetSurfaceVelocity`; a key
+    /// left at its default makes no call, so a shape without them is built as it always was.
+    static func apply(_ collision: ShapeCollision, to shape: UnsafeMutablePointer<cpShape>) {
+        if let filter = collision.filter {
+            cpShapeSetFilter(
+                shape, cpShapeFilter(group: cpGroup(filter.group), categories: filter.categories, mask: filter.mask))
+        }
+        if collision.sensor { cpShapeSetSensor(shape, 1) }
+        if collision.collisionType != 0 { cpShapeSetCollisionType(shape, cpCollisionType(collision.collisionType)) }
+        if let v = collision.surfaceVelocity { cpShapeSetSurfaceVelocity(shape, cpv(v.x, v.y)) }
+    }
 }
 
 /// What Chipmunk 7.0.3 knows about a shape's mass before it has any: its area, its moment

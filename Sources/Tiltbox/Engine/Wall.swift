@@ -15,6 +15,7 @@ final class Wall {
         EngineCensus.shapeCreated()
         cpShapeSetFriction(shape, spec.friction)
         cpShapeSetElasticity(shape, spec.elasticity)
+        ChipmunkShape.apply(spec.collision, to: shape)
         cpSpaceAddShape(space.pointer, shape)
     }
 

@@ -64,7 +64,7 @@ public struct Scenario: Sendable, Equatable {
         let box = (0..<4).map { i in
             SegmentSpec(
                 from: corners[i], to: corners[(i + 1) % 4], radius: walls.radius,
-                friction: walls.friction, elasticity: walls.elasticity)
+                friction: walls.friction, elasticity: walls.elasticity, collision: walls.collision)
         }
         return box + segments
     }
@@ -97,9 +97,15 @@ public struct WallSettings: Sendable, Equatable {
     public var friction: Double
     /// The walls' elasticity (`cpShapeSetElasticity`). Default 0.3.
     public var elasticity: Double
+    /// The four walls' filter, sensor, collision type and surface velocity (docs/formats.md §8). Default: none.
+    public var collision: ShapeCollision
 
     /// Creates wall settings with the scenario defaults: walls on, radius 1, friction 0.8, elasticity 0.3.
-    public init(box: Bool = true, radius: Double = 1, friction: Double = 0.8, elasticity: Double = 0.3) {
+    public init(
+        box: Bool = true, radius: Double = 1, friction: Double = 0.8, elasticity: Double = 0.3,
+        collision: ShapeCollision = .none
+    ) {
+        self.collision = collision
         self.box = box
         self.radius = radius
         self.friction = friction
@@ -127,14 +133,17 @@ public struct CrateSpec: Sendable, Equatable {
     public var velocity: Vec2
     /// Initial angular velocity, radians per second, counter-clockwise (`cpBodySetAngularVelocity`). Default 0.
     public var angularVelocity: Double
+    /// Filter, sensor, collision type and surface velocity of its box (docs/formats.md §8). Default: none.
+    public var collision: ShapeCollision
 
     /// Creates a crate with the scenario defaults: a 32 × 32 box of mass 1, friction 0.7,
     /// elasticity 0.3, at angle 0 and at rest.
     public init(
         id: String, position: Vec2, size: Vec2 = Vec2(32, 32), angle: Double = 0, mass: Double = 1,
         friction: Double = 0.7, elasticity: Double = 0.3, velocity: Vec2 = .zero,
-        angularVelocity: Double = 0
+        angularVelocity: Double = 0, collision: ShapeCollision = .none
     ) {
+        self.collision = collision
         self.id = id
         self.position = position
         self.size = size
@@ -182,7 +191,7 @@ extension CrateSpec {
     public var definition: BodyDefinition {
         BodyDefinition(
             crate: id, position: position, size: size, angle: angle, mass: mass, friction: friction,
-            elasticity: elasticity, velocity: velocity, angularVelocity: angularVelocity)
+            elasticity: elasticity, velocity: velocity, angularVelocity: angularVelocity, collision: collision)
     }
 }
 

@@ -20,7 +20,8 @@
 /// - `path` is read only on a kinematic body (`FieldReader.kinematicPath`).
 extension ScenarioLoader {
     static let bodyKeys = ["id", "type", "position", "angle", "velocity", "angularVelocity", "shapes", "path"]
-    static let shapeKeys = ["circle", "box", "polygon", "segment", "mass", "density", "friction", "elasticity"]
+    static let shapeKeys =
+        ["circle", "box", "polygon", "segment", "mass", "density", "friction", "elasticity"] + shapeCollisionKeys
     static let shapeKinds = ["circle", "box", "polygon", "segment"]
     static let circleKeys = ["radius", "offset"]
     static let boxKeys = ["size", "radius"]
@@ -161,7 +162,9 @@ extension ScenarioLoader {
         return try ShapeSpec(
             geometry: geometry, mass: mass,
             friction: object.number("friction", default: defaults.friction, .nonNegative(max: limits.maxMaterial)),
-            elasticity: object.number("elasticity", default: defaults.elasticity, .nonNegative(max: limits.maxMaterial))
+            elasticity: object.number(
+                "elasticity", default: defaults.elasticity, .nonNegative(max: limits.maxMaterial)),
+            collision: shapeCollision(object)
         )
     }
 

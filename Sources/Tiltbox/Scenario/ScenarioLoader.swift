@@ -142,9 +142,10 @@ public enum ScenarioLoader {
         "collisionPersistence", "sleepTimeThreshold", "idleSpeedThreshold", "spatialIndex",
     ]
     static let timestepKeys = ["hz", "maxStepsPerFrame"]
-    static let wallKeys = ["box", "radius", "friction", "elasticity"]
-    static let segmentKeys = ["from", "to", "radius", "friction", "elasticity"]
-    static let crateBodyKeys = ["size", "angle", "mass", "friction", "elasticity", "velocity", "angularVelocity"]
+    static let wallKeys = ["box", "radius", "friction", "elasticity"] + shapeCollisionKeys
+    static let segmentKeys = ["from", "to", "radius", "friction", "elasticity"] + shapeCollisionKeys
+    static let crateBodyKeys =
+        ["size", "angle", "mass", "friction", "elasticity", "velocity", "angularVelocity"] + shapeCollisionKeys
     static let crateKeys = ["id", "position"] + crateBodyKeys
     static let gridKeys = ["idPrefix", "origin", "columns", "rows", "spacing", "crate"]
     static let tiltKeys = ["file", "orientation", "g"]
@@ -218,10 +219,11 @@ public enum ScenarioLoader {
         let joints = try jointSpecs(top, crates: crates, bodies: bodies, dt: timestep.dt)
         let tilt = try tiltSettings(top.object("tilt", keys: tiltKeys), baseDirectory: baseDirectory)
 
-        let scenario = Scenario(
+        var scenario = Scenario(
             name: name, description: description, world: world, timestep: timestep,
             duration: duration, walls: walls, segments: segments, crates: crates, bodies: bodies,
             joints: joints, tilt: tilt)
+        scenario.numberCollisionTypes(collisionTypeOrder(root))
         try checkHashCells(scenario, worldObject: worldObject)
         try checkHashExtent(scenario, worldObject: worldObject)
         try checkPersistence(scenario, worldObject: worldObject)
@@ -307,7 +309,9 @@ public enum ScenarioLoader {
             box: object.bool("box", default: defaults.box),
             radius: object.number("radius", default: defaults.radius, .nonNegative(max: limits.maxRadius)),
             friction: object.number("friction", default: defaults.friction, .nonNegative(max: limits.maxMaterial)),
-            elasticity: object.number("elasticity", default: defaults.elasticity, .nonNegative(max: limits.maxMaterial))
+            elasticity: object.number(
+                "elasticity", default: defaults.elasticity, .nonNegative(max: limits.maxMaterial)),
+            collision: shapeCollision(object)
         )
     }
 
@@ -325,7 +329,8 @@ public enum ScenarioLoader {
                 radius: object.number("radius", default: defaults.radius, .nonNegative(max: limits.maxRadius)),
                 friction: object.number("friction", default: defaults.friction, .nonNegative(max: limits.maxMaterial)),
                 elasticity: object.number(
-                    "elasticity", default: defaults.elasticity, .nonNegative(max: limits.maxMaterial))
+                    "elasticity", default: defaults.elasticity, .nonNegative(max: limits.maxMaterial)),
+                collision: shapeCollision(object)
             )
             if segment.from == segment.to, let toNode = object["to"] {
                 throw top.reader.error(
@@ -499,7 +504,8 @@ public enum ScenarioLoader {
             velocity: object.vec2("velocity", default: defaults.velocity, .magnitude(limits.maxSpeed)),
             angularVelocity: object.number(
                 "angularVelocity", default: defaults.angularVelocity,
-                .magnitude(limits.maxAngularVelocity))
+                .magnitude(limits.maxAngularVelocity)),
+            collision: shapeCollision(object)
         )
     }
 

@@ -56,7 +56,7 @@ public struct BodyDefinition: Sendable {
     /// A crate: a dynamic box of `size` and `mass` whose moment is the box formula (`Build.crate`).
     public init(
         crate id: String, position: Vec2, size: Vec2, angle: Double, mass: Double, friction: Double,
-        elasticity: Double, velocity: Vec2, angularVelocity: Double
+        elasticity: Double, velocity: Vec2, angularVelocity: Double, collision: ShapeCollision = .none
     ) {
         self.id = id
         self.type = .dynamic
@@ -64,7 +64,10 @@ public struct BodyDefinition: Sendable {
         self.angle = angle
         self.velocity = velocity
         self.angularVelocity = angularVelocity
-        self.shapes = [ShapeSpec(geometry: .box(size: size, radius: 0), friction: friction, elasticity: elasticity)]
+        self.shapes = [
+            ShapeSpec(
+                geometry: .box(size: size, radius: 0), friction: friction, elasticity: elasticity, collision: collision)
+        ]
         self.build = .crate(mass: mass, size: size)
         self.makeDriver = nil
     }

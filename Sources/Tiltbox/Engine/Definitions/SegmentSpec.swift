@@ -10,9 +10,15 @@ public struct SegmentSpec: Sendable, Equatable {
     public var friction: Double
     /// `cpShapeSetElasticity`. Default 0.3.
     public var elasticity: Double
+    /// Filter, sensor, collision type and surface velocity (docs/formats.md §8). Default: none.
+    public var collision: ShapeCollision
 
     /// Creates a segment on the space's static body (`cpSegmentShapeNew`), with the scenario defaults.
-    public init(from: Vec2, to: Vec2, radius: Double = 1, friction: Double = 0.8, elasticity: Double = 0.3) {
+    public init(
+        from: Vec2, to: Vec2, radius: Double = 1, friction: Double = 0.8, elasticity: Double = 0.3,
+        collision: ShapeCollision = .none
+    ) {
+        self.collision = collision
         self.from = from
         self.to = to
         self.radius = radius

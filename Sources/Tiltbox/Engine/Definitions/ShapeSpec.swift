@@ -40,9 +40,15 @@ public struct ShapeSpec: Sendable, Equatable {
     public var friction: Double
     /// Default 0.3, as for crates.
     public var elasticity: Double
+    /// Filter, sensor, collision type and surface velocity (docs/formats.md §8). Default: none.
+    public var collision: ShapeCollision
 
     /// Creates a shape; friction and elasticity default to 0.7 and 0.3, the values crates use.
-    public init(geometry: ShapeGeometry, mass: ShapeMass? = nil, friction: Double = 0.7, elasticity: Double = 0.3) {
+    public init(
+        geometry: ShapeGeometry, mass: ShapeMass? = nil, friction: Double = 0.7, elasticity: Double = 0.3,
+        collision: ShapeCollision = .none
+    ) {
+        self.collision = collision
         self.geometry = geometry
         self.mass = mass
         self.friction = friction

@@ -75,6 +75,8 @@ import Testing
             "gravityAtStep": gravities.map { [hex($0.x), hex($0.y)] },
             "bodies": scenario.bodies.map(pymunkBody),
             "joints": try PymunkJoints.encode(scenario),
+            "segmentKeys": scenario.allSegments.map { pymunkKeys($0.collision) },
+            "crateKeys": scenario.crates.map { pymunkKeys($0.collision) },
         ]
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "tiltbox-pymunk-\(UUID().uuidString)")
@@ -121,6 +123,19 @@ import Testing
         return tally
     }
 
+    /// A shape's collision keys as the pymunk script reads them (`NSNull` for none).
+    static func pymunkKeys(_ collision: ShapeCollision) -> Any {
+        guard collision != .none else { return NSNull() }
+        var keys: [String: Any] = [:]
+        if let filter = collision.filter {
+            keys["filter"] = ["\(filter.group)", "\(filter.categories)", "\(filter.mask)"]
+        }
+        if collision.sensor { keys["sensor"] = true }
+        if collision.collisionType != 0 { keys["collisionType"] = "\(collision.collisionType)" }
+        if let v = collision.surfaceVelocity { keys["surfaceVelocity"] = [hex(v.x), hex(v.y)] }
+        return keys
+    }
+
     /// A body as the pymunk script reads it (every number a hex float).
     static func pymunkBody(_ body: BodySpec) -> [String: Any] {
         [
@@ -146,6 +161,7 @@ import Testing
                 case .density(let d)?: entry["density"] = hex(d)
                 case nil: break
                 }
+                entry["keys"] = pymunkKeys(shape.collision)
                 return entry
             },
         ]

@@ -86,6 +86,10 @@ let loaderOnlyRules: [LoaderOnlyRule] = [
     LoaderOnlyRule(
         name: "sleeping with a kinematic body", why: "sleepTimeThreshold 0 depends on the bodies' types",
         fragments: ["cannot be used with a kinematic body"]),
+    LoaderOnlyRule(
+        name: "filter group read as a double",
+        why: "JSON numbers are read as doubles: an integer just below 2^63 (2^63 − 1) rounds to 2^63, which is refused",
+        fragments: ["< 2^63"]),
 ]
 
 /// A place where the loader accepts more than the format (docs/formats.md) says, so the

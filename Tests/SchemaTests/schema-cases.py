@@ -44,7 +44,7 @@ BOUNDS = [0.0, 1e-9, 1e-6, 1e-3, 1.0, 3.0, 4.0, 1000.0, 10000.0, 1e5, 1e6, 1e7, 
 
 
 # The integer caps (iterations, collisionPersistence, maxStepsPerFrame, columns, rows, hash count).
-INTEGER_BOUNDS = [1.0, 3.0, 4.0, 1000.0, 10000.0, 1e5, 1e6]
+INTEGER_BOUNDS = [1.0, 3.0, 4.0, 1000.0, 10000.0, 1e5, 1e6, 4294967295.0, 9223372036854775808.0]
 
 
 def probes(original):

@@ -15,6 +15,11 @@ Input (JSON file, every number a hex float string as Swift's "%a" writes it):
   (Body() is cpBodyNew(0, 0)), its pose and velocities, added; then each shape in order:
   created on the body, friction, elasticity, mass or density, added.
   "joints" (optional): after every body; see pymunk_joints.py.
+  Shape keys (docs/formats.md §8): a body shape's "keys", and "segmentKeys" / "crateKeys"
+  (optional, one per segment / crate, null for none): {"filter": [group, categories, mask]
+  (decimal strings), "sensor": true, "collisionType": n (decimal string), "surfaceVelocity":
+  [vx, vy]}, each optional, set in that order after friction, elasticity and mass, before the
+  shape is added, as Tiltbox's ChipmunkShape.apply does.
 Output: one line per recorded step (0, every K-th, the last): the step number, then
 each body's x y angle vx vy w as float.hex (crates, then bodies; x y is the body's
 origin, cpBodyGetPosition), space separated.
@@ -29,6 +34,20 @@ import pymunk_joints
 
 def f(text):
     return float.fromhex(text)
+
+
+def apply_keys(shape, keys):
+    if not keys:
+        return
+    if "filter" in keys:
+        group, categories, mask = (int(v) for v in keys["filter"])
+        shape.filter = pymunk.ShapeFilter(group=group, categories=categories, mask=mask)
+    if keys.get("sensor"):
+        shape.sensor = True
+    if "collisionType" in keys:
+        shape.collision_type = int(keys["collisionType"])
+    if "surfaceVelocity" in keys:
+        shape.surface_velocity = (f(keys["surfaceVelocity"][0]), f(keys["surfaceVelocity"][1]))
 
 
 def main(path):
@@ -48,13 +67,16 @@ def main(path):
         setattr(space, names[name], number)
     gravity = (f(scene["gravity"][0]), f(scene["gravity"][1]))
     space.gravity = gravity
-    for ax, ay, bx, by, radius, friction, elasticity in scene["segments"]:
+    segment_keys = scene.get("segmentKeys") or [None] * len(scene["segments"])
+    for (ax, ay, bx, by, radius, friction, elasticity), keys in zip(scene["segments"], segment_keys):
         segment = pymunk.Segment(space.static_body, (f(ax), f(ay)), (f(bx), f(by)), f(radius))
         segment.friction = f(friction)
         segment.elasticity = f(elasticity)
+        apply_keys(segment, keys)
         space.add(segment)
     bodies = []
-    for x, y, w, h, angle, mass, friction, elasticity, vx, vy, spin in scene["crates"]:
+    crate_keys = scene.get("crateKeys") or [None] * len(scene["crates"])
+    for (x, y, w, h, angle, mass, friction, elasticity, vx, vy, spin), keys in zip(scene["crates"], crate_keys):
         size = (f(w), f(h))
         body = pymunk.Body(f(mass), pymunk.moment_for_box(f(mass), size))
         body.position = (f(x), f(y))
@@ -64,6 +86,7 @@ def main(path):
         shape = pymunk.Poly.create_box(body, size, 0)
         shape.friction = f(friction)
         shape.elasticity = f(elasticity)
+        apply_keys(shape, keys)
         space.add(body)
         space.add(shape)
         bodies.append(body)
@@ -131,6 +154,7 @@ def add_body(space, spec):
             shape.mass = f(entry["mass"])
         elif "density" in entry:
             shape.density = f(entry["density"])
+        apply_keys(shape, entry.get("keys"))
         space.add(shape)
     return body
 

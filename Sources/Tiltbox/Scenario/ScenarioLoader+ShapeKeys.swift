@@ -32,7 +32,8 @@ extension ScenarioLoader {
                 guard value >= 0, value < groupLimit else {
                     throw reader.error(
                         at: node, path,
-                        "must be ≥ 0 and < 2^63 = 9223372036854775808 (got \(NumberFormat.shortest(value)))")
+                        "must be ≥ 0 and < 2^63 = 9223372036854775808 (got \(NumberFormat.shortest(value)), read as a double)"
+                    )
                 }
                 group = UInt64(value)
             }

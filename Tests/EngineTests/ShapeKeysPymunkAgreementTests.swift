@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+@_spi(Tools) @testable import Tiltbox
+
+/// The shape keys of docs/formats.md §8 (filter, sensor, collision type, surface velocity),
+/// set as `ChipmunkShape.apply` sets them, give the same states bit for bit as pymunk 7.3.1
+/// setting `filter`, `sensor`, `collision_type` and `surface_velocity` on the same shapes;
+/// and each key has the effect it is for (so a key silently dropped on both sides fails).
+@Suite struct ShapeKeysPymunkAgreementTests {
+    static let steps = 600
+    static let every = 10
+    static let records = steps / every + 1
+
+    static func world(_ name: String, segments: [SegmentSpec] = [], crates: [CrateSpec] = [], bodies: [BodySpec] = [])
+        -> Scenario
+    {
+        Scenario(
+            name: name, world: WorldSettings(size: Vec2(480, 320)), segments: segments, crates: crates,
+            bodies: bodies)
+    }
+
+    /// Compares with pymunk; returns Tiltbox's final states.
+    @discardableResult
+    static func check(_ scenario: Scenario, _ label: String) throws -> [BodyState] {
+        let tally = try PymunkAgreementTests.compare(
+            scenario, track: ConstantGravity(scenario.world.gravity), steps: steps, every: every)
+        PymunkAgreementTests.report("\(label), \(steps) steps", tally)
+        #expect(tally.compared == records * (scenario.crates.count + scenario.bodies.count) * BodyStateLayout.count)
+        #expect(tally.identical == tally.compared, "\(tally)")
+        return finalStates(scenario)
+    }
+
+    static func finalStates(_ scenario: Scenario) -> [BodyState] {
+        let world = World(scenario: scenario)
+        for _ in 0..<steps { world.step(dt: scenario.timestep.dt) }
+        return world.states
+    }
+
+    @Test func aFilterGroupAndMaskLetBodiesPassThroughEachOtherAsInPymunk() throws {
+        // A shelf in group 7 and categories 2; crate "same" shares the group, crate "masked"
+        // has a mask without bit 2; crate "plain" lands on the shelf.
+        let shelf = SegmentSpec(
+            from: Vec2(20, 160), to: Vec2(460, 160), radius: 2,
+            collision: ShapeCollision(filter: ShapeFilter(group: 7, categories: 2)))
+        let crates = [
+            CrateSpec(id: "same", position: Vec2(100, 250), collision: ShapeCollision(filter: ShapeFilter(group: 7))),
+            CrateSpec(id: "masked", position: Vec2(240, 250), collision: ShapeCollision(filter: ShapeFilter(mask: 1))),
+            CrateSpec(id: "plain", position: Vec2(380, 250)),
+        ]
+        let ball = BodySpec(
+            id: "ball", position: Vec2(300, 290),
+            shapes: [
+                ShapeSpec(
+                    geometry: .circle(radius: 10, offset: .zero), mass: .mass(1),
+                    collision: ShapeCollision(filter: ShapeFilter(group: 1 << 62, categories: 1, mask: 1)))
+            ])
+        let final = try Self.check(Self.world("filters", segments: [shelf], crates: crates, bodies: [ball]), "filters")
+        #expect(final[0].position.y < 100, "same group: through the shelf (\(final[0].position.y))")
+        #expect(final[1].position.y < 100, "masked out: through the shelf (\(final[1].position.y))")
+        #expect(final[2].position.y > 160, "no filter: on the shelf (\(final[2].position.y))")
+        #expect(final[3].position.y < 100, "ball masked out of category 2: through the shelf")
+    }
+
+    @Test func aBodyFallsThroughASensorAsInPymunk() throws {
+        let sensor = SegmentSpec(
+            from: Vec2(20, 160), to: Vec2(460, 160), radius: 4, collision: ShapeCollision(sensor: true))
+        let crate = CrateSpec(id: "c", position: Vec2(240, 250), collision: ShapeCollision(sensor: false))
+        let ball = BodySpec(
+            id: "ball", position: Vec2(100, 250),
+            shapes: [ShapeSpec(geometry: .circle(radius: 10, offset: .zero), mass: .mass(1))])
+        let final = try Self.check(Self.world("sensor", segments: [sensor], crates: [crate], bodies: [ball]), "sensor")
+        #expect(final[0].position.y < 100 && final[1].position.y < 100, "both fell through the sensor")
+    }
+
+    @Test func aBeltSegmentsSurfaceVelocityCarriesCratesAsInPymunk() throws {
+        let belt = SegmentSpec(
+            from: Vec2(20, 100), to: Vec2(300, 100), radius: 2,
+            collision: ShapeCollision(surfaceVelocity: Vec2(-60, 0)))
+        let crates = (0..<3).map { CrateSpec(id: "c\($0)", position: Vec2(60 + Double($0) * 60, 130)) }
+        let polygon = BodySpec(
+            id: "wedge", position: Vec2(240, 140),
+            shapes: [
+                ShapeSpec(
+                    geometry: .polygon(vertices: [Vec2(-12, -8), Vec2(12, -8), Vec2(0, 10)], radius: 0),
+                    mass: .density(0.01), collision: ShapeCollision(surfaceVelocity: Vec2(5, 0)))
+            ])
+        let final = try Self.check(
+            Self.world("belt", segments: [belt], crates: crates, bodies: [polygon]), "surface velocity")
+        // The belt's surface moves at −60 along x: it carries what lies on it towards −x.
+        #expect(final[0].position.x < 60 - 30, "the belt carried c0 to the left (x = \(final[0].position.x))")
+    }
+
+    @Test func collisionTypesWithoutHandlersChangeNoBitAndAgreeWithPymunk() throws {
+        var crates: [CrateSpec] = []
+        for i in 0..<6 {
+            let d = Double(i)
+            let type = ShapeCollision(collisionTypeName: "t\(i % 3)", collisionType: UInt(i % 3 + 1))
+            crates.append(
+                CrateSpec(id: "c\(i)", position: Vec2(60 + d * 60, 200 + d * 10), angle: d * 0.3, collision: type))
+        }
+        let typed = Self.world("types", segments: [SegmentSpec(from: Vec2(0, 120), to: Vec2(480, 60))], crates: crates)
+        var untyped = typed
+        for i in untyped.crates.indices { untyped.crates[i].collision = ShapeCollision.none }
+        let final = try Self.check(typed, "collision types")
+        let plain = Self.finalStates(untyped)
+        func bits(_ states: [BodyState]) -> [UInt64] {
+            states.flatMap { (state: BodyState) -> [UInt64] in state.fields.map { $0.bitPattern } }
+        }
+        #expect(bits(final) == bits(plain))
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+/// Invalid shape keys (docs/formats.md §8: `filter`, `sensor`, `collisionType`,
+/// `surfaceVelocity`) on body shapes, crates, grid templates, segments and walls: refused
+/// before the world is built, with exit 2 and one line naming the file, the field path and
+/// the reason.
+enum BadShapeKey {
+    static func keys(_ keys: String) -> String { BadBody.shape(#"{"circle": {"radius": 5}, "mass": 1, \#(keys)}"#) }
+    static let shape = "bodies[0].shapes[0]"
+
+    static let all: [BadBody] = [
+        BadBody(name: "filter-not-object", json: keys(#""filter": 3"#), path: "\(shape).filter", says: "expected"),
+        BadBody(
+            name: "filter-unknown-key", json: keys(#""filter": {"grop": 1}"#), path: "\(shape).filter.grop",
+            says: "did you mean \"group\""),
+        BadBody(
+            name: "group-negative", json: keys(#""filter": {"group": -1}"#), path: "\(shape).filter.group",
+            says: "must be ≥ 0 and < 2^63"),
+        BadBody(
+            name: "group-2-to-the-63", json: keys(#""filter": {"group": 9223372036854775808}"#),
+            path: "\(shape).filter.group", says: "< 2^63"),
+        BadBody(
+            name: "group-fraction", json: keys(#""filter": {"group": 1.5}"#), path: "\(shape).filter.group",
+            says: "expected an integer, got 1.5"),
+        BadBody(
+            name: "group-string", json: keys(#""filter": {"group": "1"}"#), path: "\(shape).filter.group",
+            says: "expected an integer, got a string"),
+        BadBody(
+            name: "group-infinite", json: keys(#""filter": {"group": 1e999}"#), path: "\(shape).filter.group",
+            says: "too large"),
+        BadBody(
+            name: "categories-above-32-bits", json: keys(#""filter": {"categories": 4294967296}"#),
+            path: "\(shape).filter.categories", says: "must be ≤ 4294967295"),
+        BadBody(
+            name: "mask-negative", json: keys(#""filter": {"mask": -1}"#), path: "\(shape).filter.mask",
+            says: "must be ≥ 0"),
+        BadBody(
+            name: "sensor-not-bool", json: keys(#""sensor": "yes""#), path: "\(shape).sensor",
+            says: "expected true or false"),
+        BadBody(
+            name: "collision-type-number", json: keys(#""collisionType": 3"#), path: "\(shape).collisionType",
+            says: "expected a string"),
+        BadBody(
+            name: "collision-type-empty", json: keys(#""collisionType": """#), path: "\(shape).collisionType",
+            says: "must not be empty"),
+        BadBody(
+            name: "collision-type-wildcard", json: keys(#""collisionType": "*""#), path: "\(shape).collisionType",
+            says: "wildcard"),
+        BadBody(
+            name: "surface-velocity-one-number", json: keys(#""surfaceVelocity": [1]"#),
+            path: "\(shape).surfaceVelocity", says: "two numbers"),
+        BadBody(
+            name: "surface-velocity-too-fast", json: keys(#""surfaceVelocity": [2e7, 0]"#),
+            path: "\(shape).surfaceVelocity[0]", says: "must be"),
+        BadBody(
+            name: "crate-mask-fraction",
+            json: BadBody.with(#""crates": [{"id": "c", "position": [100, 100], "filter": {"mask": 0.5}}]"#),
+            path: "crates[0].filter.mask", says: "expected an integer"),
+        BadBody(
+            name: "grid-template-wildcard-type",
+            json: BadBody.with(
+                #""grids": [{"origin": [100, 100], "columns": 1, "rows": 1, "spacing": [40, 40], "crate": {"collisionType": "*"}}]"#
+            ),
+            path: "grids[0].crate.collisionType", says: "wildcard"),
+        BadBody(
+            name: "segment-sensor-number",
+            json: BadBody.with(#""segments": [{"from": [0, 0], "to": [10, 0], "sensor": 1}]"#),
+            path: "segments[0].sensor", says: "expected true or false"),
+        BadBody(
+            name: "walls-surface-velocity-infinite",
+            json: BadBody.with(#""walls": {"surfaceVelocity": [0, -1e999]}"#),
+            path: "walls.surfaceVelocity[1]", says: "too large"),
+    ]
+}
+
+@Suite struct BadShapeKeyTests {
+    @Test(arguments: BadShapeKey.all)
+    func everyBadShapeKeyExitsTwoNamingTheFieldPath(_ bad: BadBody) throws {
+        try BadBodyTests().everyBadBodyExitsTwoNamingTheFieldPathBeforeChipmunkSeesIt(bad)
+    }
+}

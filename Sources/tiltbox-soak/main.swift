@@ -25,7 +25,7 @@ do {
     let scenario = try ScenarioLoader.load(path: scenarioPath)
     let tilt = try TiltFile.load(path: tiltPath, g: TiltFrame.resolve(orientation: nil, g: nil, for: scenario).g)
     let track = LoopingGravityTrack(base: tilt.track, period: max(tilt.endTime, scenario.timestep.dt))
-    let stepsPerMinute = Int((60 * scenario.timestep.hz).rounded())
+    let stepsPerMinute = Int(scenario.timestep.steps(in: 60))
     final class MinuteReport: RecordSink {
         var world: World?
         var baseline: (peak: Int, pool: Int, heap: Int)?

@@ -71,6 +71,23 @@ enum BadShapeKey {
             name: "walls-surface-velocity-infinite",
             json: BadBody.with(#""walls": {"surfaceVelocity": [0, -1e999]}"#),
             path: "walls.surfaceVelocity[1]", says: "too large"),
+        BadBody(
+            name: "dt-zero", json: BadBody.with(#""timestep": {"dt": 0}"#), path: "timestep.dt", says: "must be > 0"),
+        BadBody(
+            name: "dt-negative", json: BadBody.with(#""timestep": {"dt": -0.01}"#), path: "timestep.dt",
+            says: "must be > 0"),
+        BadBody(
+            name: "dt-above-one", json: BadBody.with(#""timestep": {"dt": 1.5}"#), path: "timestep.dt",
+            says: "must be > 0 and ≤ 1"),
+        BadBody(
+            name: "dt-string", json: BadBody.with(#""timestep": {"dt": "1/150"}"#), path: "timestep.dt",
+            says: "expected a number"),
+        BadBody(
+            name: "dt-with-hz", json: BadBody.with(#""timestep": {"hz": 120, "dt": 0.01}"#), path: "timestep.dt",
+            says: "not both"),
+        BadBody(
+            name: "dt-too-many-steps", json: BadBody.with(#""timestep": {"dt": 1e-300}, "duration": 1"#),
+            path: "duration", says: "duration / timestep.dt"),
     ]
 }
 

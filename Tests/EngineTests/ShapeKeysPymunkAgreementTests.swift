@@ -110,3 +110,33 @@ import Testing
         #expect(bits(final) == bits(plain))
     }
 }
+
+/// `timestep.dt` given exactly (docs/formats.md §8): the step Chipmunk is handed is the
+/// double the file gives, not `1 / (1 / dt)`, and pymunk stepping by the same double agrees.
+@Suite struct ExactStepPymunkAgreementTests {
+    @Test func anExactStepOf1Over30Over5MatchesPymunkBitForBit() throws {
+        let dt = 1.0 / 30 / 5
+        #expect(1 / (1 / dt) != dt, "this step does not survive a round trip through hz")
+        var scenario = PymunkAgreementTests.pile(spatialIndex: .bbtree)
+        scenario.timestep = TimestepSettings(dt: dt)
+        #expect(scenario.timestep.dt.bitPattern == dt.bitPattern)
+        let steps = 450
+        let tally = try PymunkAgreementTests.compare(
+            scenario, track: ConstantGravity(scenario.world.gravity), steps: steps, every: 10)
+        PymunkAgreementTests.report("exact dt 1/30/5, \(steps) steps", tally)
+        #expect(tally.compared == (steps / 10 + 1) * scenario.crates.count * BodyStateLayout.count)
+        #expect(tally.identical == tally.compared, "\(tally)")
+    }
+
+    @Test func aScenarioGivingDtUsesItExactlyAndCountsStepsByIt() throws {
+        let scenario = try ScenarioLoader.parse(
+            text: #"""
+                {"format": "tiltbox-scenario/1", "world": {"size": [480, 320]}, "duration": 3,
+                 "timestep": {"dt": 0.006666666666666666}}
+                """#,
+            file: "dt.json", baseDirectory: nil)
+        #expect(scenario.timestep.dt.bitPattern == (1.0 / 30 / 5).bitPattern)
+        #expect(scenario.timestep.dt.bitPattern != (1 / 150.0).bitPattern)
+        #expect(scenario.totalSteps == 450)
+    }
+}

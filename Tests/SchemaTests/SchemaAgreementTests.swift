@@ -47,8 +47,9 @@ let loaderOnlyRules: [LoaderOnlyRule] = [
         name: "spring step", why: "stiffness × dt² × k ≤ 4 needs timestep.hz and both bodies' masses",
         fragments: ["stiffer than one step can integrate"]),
     LoaderOnlyRule(
-        name: "step count", why: "duration × timestep.hz, rounded, in [1, 1e9] is a product of two values",
-        fragments: ["duration × timestep.hz"]),
+        name: "step count",
+        why: "duration × timestep.hz (or duration / timestep.dt), rounded, in [1, 1e9] is a product of two values",
+        fragments: ["duration × timestep.hz", "duration / timestep.dt"]),
     LoaderOnlyRule(
         name: "body count", why: "crates (listed and columns × rows of every grid) and bodies together at most 100 000",
         fragments: ["bodies (crates included)", "columns × rows"]),

@@ -52,8 +52,9 @@ public struct Scenario: Sendable, Equatable {
         self.tilt = tilt
     }
 
-    /// The number of fixed steps the run takes: `duration × hz`, rounded to the nearest step.
-    public var totalSteps: Int { Int((duration * timestep.hz).rounded()) }
+    /// The number of fixed steps the run takes: `duration × hz` (or `duration / dt` for a
+    /// `timestep.dt` given exactly), rounded to the nearest step.
+    public var totalSteps: Int { Int(timestep.steps(in: duration)) }
 
     /// The static segments of the world: the four box walls when `walls.box` is on
     /// (bottom, right, top, left), then the listed segments.
@@ -70,21 +71,40 @@ public struct Scenario: Sendable, Equatable {
     }
 }
 
-/// The fixed timestep (`timestep` in the scenario file).
+/// The fixed timestep (`timestep` in the scenario file): `hz`, or `dt` given exactly.
 public struct TimestepSettings: Sendable, Equatable {
-    /// Physics steps per simulated second. Default 120.
+    /// Physics steps per simulated second. Default 120; `1 / dt` when `dt` was given.
     public var hz: Double
+    /// `timestep.dt` as the scenario gave it (docs/formats.md §8), used as is; `nil` when the
+    /// step is `1 / hz`.
+    public var givenDT: Double?
     /// The most steps one frame may take before time is dropped. Default 8.
     public var maxStepsPerFrame: Int
 
     /// Creates timestep settings; the defaults are 120 steps per second and 8 steps per frame.
     public init(hz: Double = 120, maxStepsPerFrame: Int = 8) {
         self.hz = hz
+        self.givenDT = nil
         self.maxStepsPerFrame = maxStepsPerFrame
     }
 
-    /// The step length in seconds, `1 / hz`.
-    public var dt: Double { 1 / hz }
+    /// Timestep settings with the step length `dt` used exactly as given (`timestep.dt`);
+    /// `hz` is then `1 / dt`, for what paces and reports steps per second.
+    public init(dt: Double, maxStepsPerFrame: Int = 8) {
+        self.hz = 1 / dt
+        self.givenDT = dt
+        self.maxStepsPerFrame = maxStepsPerFrame
+    }
+
+    /// The step length in seconds: `timestep.dt` when given, else `1 / hz`.
+    public var dt: Double { givenDT ?? 1 / hz }
+
+    /// The steps `duration` seconds take, rounded to the nearest whole step (not clamped):
+    /// `duration × hz`, or `duration / dt` when `dt` was given.
+    public func steps(in duration: Double) -> Double {
+        if let givenDT { return (duration / givenDT).rounded() }
+        return (duration * hz).rounded()
+    }
 }
 
 /// The automatic box of four walls along the world's edges (`walls`).

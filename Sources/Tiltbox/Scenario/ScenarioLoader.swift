@@ -141,7 +141,7 @@ public enum ScenarioLoader {
         "size", "gravity", "iterations", "damping", "collisionSlop", "collisionBias",
         "collisionPersistence", "sleepTimeThreshold", "idleSpeedThreshold", "spatialIndex",
     ]
-    static let timestepKeys = ["hz", "maxStepsPerFrame"]
+    static let timestepKeys = ["hz", "dt", "maxStepsPerFrame"]
     static let wallKeys = ["box", "radius", "friction", "elasticity"] + shapeCollisionKeys
     static let segmentKeys = ["from", "to", "radius", "friction", "elasticity"] + shapeCollisionKeys
     static let crateBodyKeys =
@@ -277,20 +277,39 @@ public enum ScenarioLoader {
     private static func timestepSettings(_ object: ObjectReader?) throws(InputError) -> TimestepSettings {
         let defaults = TimestepSettings()
         guard let object else { return defaults }
+        let maxStepsPerFrame = try object.integer(
+            "maxStepsPerFrame", default: defaults.maxStepsPerFrame, min: 1, max: limits.maxStepsPerFrame)
+        // `dt` (docs/formats.md §8): any finite step in (0, 1] seconds, used as given; exclusive with `hz`.
+        if let dtNode = object["dt"] {
+            if object["hz"] != nil {
+                throw object.reader.error(
+                    at: dtNode, object.path("dt"), "give \"hz\" or \"dt\", not both (dt is the step, 1/hz)")
+            }
+            let dt = try object.reader.number(dtNode, object.path("dt"), .positive(max: 1))
+            return TimestepSettings(dt: dt, maxStepsPerFrame: maxStepsPerFrame)
+        }
         return try TimestepSettings(
             hz: object.number("hz", default: defaults.hz, .positive(max: limits.maxHz)),
-            maxStepsPerFrame: object.integer(
-                "maxStepsPerFrame", default: defaults.maxStepsPerFrame,
-                min: 1, max: limits.maxStepsPerFrame)
-        )
+            maxStepsPerFrame: maxStepsPerFrame)
     }
 
-    /// A run takes `duration × hz` steps, rounded: at least one, at most `maxTotalSteps`.
+    /// A run takes `duration × hz` (or `duration / dt`) steps, rounded: at least one, at most `maxTotalSteps`.
     private static func checkTotalSteps(duration: Double, timestep: TimestepSettings, top: ObjectReader)
         throws(InputError)
     {
-        let steps = (duration * timestep.hz).rounded()
+        let steps = timestep.steps(in: duration)
         guard steps < 1 || steps > Double(limits.maxTotalSteps) else { return }
+        if let dt = timestep.givenDT {
+            // Blame whichever of the two the file set (duration first); steps may be +inf for a tiny dt.
+            let (node, path) =
+                top["duration"].map { ($0, "duration") }
+                ?? top["timestep"]?["dt"].map { ($0, "timestep.dt") } ?? (top.node, "duration")
+            let count = steps.isFinite ? NumberFormat.shortest(steps) : "more than \(limits.maxTotalSteps)"
+            throw top.reader.error(
+                at: node, path,
+                "duration / timestep.dt = \(NumberFormat.shortest(duration)) / \(NumberFormat.shortest(dt)) "
+                    + "gives \(count) steps; a run needs between 1 and \(limits.maxTotalSteps)")
+        }
         // Blame whichever of the two the file set (duration first); both bounded, so steps is finite.
         let (node, path) =
             top["duration"].map { ($0, "duration") }

@@ -68,7 +68,7 @@ extension TiltboxCommand {
             if case .interrupted = run.summary.outcome { throw ExitCode(ExitStatus.interrupted) }
             let thisRun = FieldsHint.Rerun(
                 scenario: replay.scenarioPath, input: replay.input, overrides: replay.overrides)
-            let dt = 1 / replay.scenario.timestep.hz
+            let dt = replay.scenario.timestep.dt
             try TraceVerdict.report(
                 tolerance: tolerance, sides: .verify,
                 notes: { replay.divergenceNotes(tilt: gravity.tilt) },

@@ -28,7 +28,7 @@ struct RecordingOptions: ParsableArguments {
     ) throws -> RunOptions {
         var steps: Int?
         if let duration {
-            let count = (duration * scenario.timestep.hz).rounded()
+            let count = scenario.timestep.steps(in: duration)
             guard count >= 1, count <= Double(ScenarioLoader.limits.maxTotalSteps) else {
                 throw ValidationError(
                     "--duration \(duration) gives \(count) steps at \(scenario.timestep.hz) Hz; the limit is 1 to \(ScenarioLoader.limits.maxTotalSteps)"

@@ -88,6 +88,63 @@ enum BadShapeKey {
         BadBody(
             name: "dt-too-many-steps", json: BadBody.with(#""timestep": {"dt": 1e-300}, "duration": 1"#),
             path: "duration", says: "duration / timestep.dt"),
+        BadBody(
+            name: "given-mass-with-shape-density",
+            json: BadBody.one(
+                #"{"id": "b", "position": [100, 100], "mass": 1, "moment": 10, "shapes": [{"circle": {"radius": 5}, "density": 1}]}"#
+            ),
+            path: "bodies[0].shapes[0].density", says: "carry neither"),
+        BadBody(
+            name: "given-mass-with-shape-mass",
+            json: BadBody.one(
+                #"{"id": "b", "position": [100, 100], "mass": 1, "moment": 10, "shapes": [{"circle": {"radius": 5}, "mass": 1}]}"#
+            ),
+            path: "bodies[0].shapes[0].mass", says: "carry neither"),
+        BadBody(
+            name: "negative-moment",
+            json: BadBody.one(
+                #"{"id": "b", "position": [100, 100], "mass": 1, "moment": -3, "shapes": [{"circle": {"radius": 5}}]}"#),
+            path: "bodies[0].moment", says: "must be > 0"),
+        BadBody(
+            name: "moment-wrong-string",
+            json: BadBody.one(
+                #"{"id": "b", "position": [100, 100], "mass": 1, "moment": "infinity", "shapes": [{"circle": {"radius": 5}}]}"#
+            ),
+            path: "bodies[0].moment", says: "expected a number or \"infinite\""),
+        BadBody(
+            name: "mass-without-moment",
+            json: BadBody.one(
+                #"{"id": "b", "position": [100, 100], "mass": 1, "shapes": [{"circle": {"radius": 5}}]}"#),
+            path: "bodies[0].mass", says: "gives its \"moment\" too"),
+        BadBody(
+            name: "moment-without-mass",
+            json: BadBody.one(
+                #"{"id": "b", "position": [100, 100], "moment": 1, "shapes": [{"circle": {"radius": 5}, "mass": 1}]}"#),
+            path: "bodies[0].moment", says: "needs the body's \"mass\""),
+        BadBody(
+            name: "body-mass-too-small",
+            json: BadBody.one(
+                #"{"id": "b", "position": [100, 100], "mass": 1e-12, "moment": 1, "shapes": [{"circle": {"radius": 5}}]}"#
+            ),
+            path: "bodies[0].mass", says: "must be"),
+        BadBody(
+            name: "centre-of-gravity-non-finite",
+            json: BadBody.one(
+                #"{"id": "b", "position": [100, 100], "mass": 1, "moment": 10, "centerOfGravity": [0, 1e999], "shapes": [{"circle": {"radius": 5}}]}"#
+            ),
+            path: "bodies[0].centerOfGravity[1]", says: "too large"),
+        BadBody(
+            name: "mass-on-static-body",
+            json: BadBody.one(
+                #"{"id": "b", "type": "static", "position": [100, 100], "mass": 1, "moment": 1, "shapes": [{"circle": {"radius": 5}}]}"#
+            ),
+            path: "bodies[0].mass", says: "has no mass"),
+        BadBody(
+            name: "given-moment-too-small-for-reach",
+            json: BadBody.one(
+                #"{"id": "b", "position": [100, 100], "mass": 1, "moment": 1e-9, "shapes": [{"circle": {"radius": 5}}]}"#
+            ),
+            path: "bodies[0].moment", says: "too small a moment of inertia"),
     ]
 }
 

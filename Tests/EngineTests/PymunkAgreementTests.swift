@@ -138,6 +138,15 @@ import Testing
 
     /// A body as the pymunk script reads it (every number a hex float).
     static func pymunkBody(_ body: BodySpec) -> [String: Any] {
+        var entry = pymunkBodyPoseAndShapes(body)
+        if let given = body.givenMass {
+            entry["given"] = [given.mass, given.moment, given.centreOfGravity.x, given.centreOfGravity.y].map(hex)
+        }
+        return entry
+    }
+
+    /// A body's type, pose and shapes as the pymunk script reads them.
+    static func pymunkBodyPoseAndShapes(_ body: BodySpec) -> [String: Any] {
         [
             "type": body.type.rawValue,
             "pose": [

@@ -140,3 +140,39 @@ import Testing
         #expect(scenario.totalSteps == 450)
     }
 }
+
+/// A dynamic body giving its own `mass`, `moment` and `centerOfGravity` (docs/formats.md
+/// §8): built `cpBodyNew(mass, moment)`, its centre of gravity set before its pose, its
+/// shapes massless; pymunk's `Body(mass, moment)` with `center_of_gravity` agrees bit for bit.
+@Suite struct GivenMassPymunkAgreementTests {
+    static func body(_ id: String, x: Double, given: GivenMass, angularVelocity: Double = 1) -> BodySpec {
+        BodySpec(
+            id: id, position: Vec2(x, 220), angle: 0.3, angularVelocity: angularVelocity,
+            shapes: [
+                ShapeSpec(geometry: .box(size: Vec2(40, 12), radius: 0)),
+                ShapeSpec(geometry: .circle(radius: 6, offset: Vec2(14, 8))),
+            ], givenMass: given)
+    }
+
+    @Test func givenMassMomentAndCentreOfGravityMatchPymunkBitForBit() throws {
+        let bodies = [
+            Self.body("plain", x: 60, given: GivenMass(mass: 2, moment: 400)),
+            Self.body("offcentre", x: 160, given: GivenMass(mass: 3, moment: 900, centreOfGravity: Vec2(10, 4))),
+            Self.body("norotation", x: 260, given: GivenMass(mass: 1.5, moment: .infinity), angularVelocity: 0),
+            Self.body(
+                "spinning", x: 360, given: GivenMass(mass: 1, moment: .infinity, centreOfGravity: Vec2(-5, 0)),
+                angularVelocity: 2),
+        ]
+        let scenario = Scenario(
+            name: "given-mass", world: WorldSettings(size: Vec2(480, 320)),
+            segments: [SegmentSpec(from: Vec2(0, 120), to: Vec2(480, 60), radius: 2)], bodies: bodies)
+        let world = World(scenario: scenario)
+        #expect(world.bodies[1].mass == 3 && world.bodies[1].moment == 900)
+        #expect(world.bodies[1].centreOfGravity == Vec2(10, 4))
+        #expect(world.bodies[1].state.position == Vec2(160, 220), "x, y is the origin")
+        #expect(world.bodies[2].moment == .infinity)
+        let final = try ShapeKeysPymunkAgreementTests.check(scenario, "given mass, moment, centre of gravity")
+        #expect(final[2].angle == 0.3, "an infinite moment never rotates: \(final[2].angle)")
+        #expect(final[3].angularVelocity == 2, "nor changes its spin")
+    }
+}

@@ -14,6 +14,8 @@ Input (JSON file, every number a hex float string as Swift's "%a" writes it):
   segment [ax, ay, bx, by, r]. Bodies are built as Tiltbox's Body builds them: the body
   (Body() is cpBodyNew(0, 0)), its pose and velocities, added; then each shape in order:
   created on the body, friction, elasticity, mass or density, added.
+  A dynamic body may carry "given": [mass, moment, cogx, cogy] (hex floats, moment may be
+  "inf"): then Body(mass, moment), center_of_gravity, its pose, and its position once more (after the angle).
   "joints" (optional): after every body; see pymunk_joints.py.
   Shape keys (docs/formats.md §8): a body shape's "keys", and "segmentKeys" / "crateKeys"
   (optional, one per segment / crate, null for none): {"filter": [group, categories, mask]
@@ -125,7 +127,11 @@ def main(path):
 
 def add_body(space, spec):
     kind = spec["type"]
-    if kind == "dynamic":
+    if kind == "dynamic" and "given" in spec:
+        mass, moment, cx, cy = (f(v) for v in spec["given"])
+        body = pymunk.Body(mass, moment)
+        body.center_of_gravity = (cx, cy)
+    elif kind == "dynamic":
         body = pymunk.Body()
     elif kind == "kinematic":
         body = pymunk.Body(body_type=pymunk.Body.KINEMATIC)
@@ -136,6 +142,8 @@ def add_body(space, spec):
     body.angle = angle
     body.velocity = (vx, vy)
     body.angular_velocity = spin
+    if "given" in spec:
+        body.position = (x, y)
     space.add(body)
     for entry in spec["shapes"]:
         p = [f(v) for v in entry["params"]]

@@ -65,7 +65,14 @@ public final class Body {
             centreIsOrigin = false
             let made: UnsafeMutablePointer<cpBody>?
             switch definition.type {
-            case .dynamic: made = cpBodyNew(0, 0)
+            case .dynamic:
+                if let given = definition.givenMass {
+                    precondition(given.mass > 0 && given.moment > 0, "given masses are validated")
+                    made = cpBodyNew(given.mass, given.moment)
+                    made.map { cpBodySetCenterOfGravity($0, cpv(given.centreOfGravity.x, given.centreOfGravity.y)) }
+                } else {
+                    made = cpBodyNew(0, 0)
+                }
             case .kinematic: made = cpBodyNewKinematic()
             case .static: made = cpBodyNewStatic()
             }
@@ -73,6 +80,11 @@ public final class Body {
             body = made
             EngineCensus.bodyCreated()
             Body.setPose(body, definition)
+            if definition.givenMass != nil {
+                // cpBodySetPosition places the centre of gravity with the angle the body has at
+                // that moment (0): set once more after the angle, so `position` is the origin.
+                cpBodySetPosition(body, cpv(definition.position.x, definition.position.y))
+            }
             cpSpaceAddBody(space.pointer, body)
             var shapes: [UnsafeMutablePointer<cpShape>] = []
             shapes.reserveCapacity(definition.shapes.count)

@@ -140,7 +140,9 @@ public final class RunMetricsSink: RecordSink {
         }
         let others = scenario.bodies.map { body in
             let properties = body.type == .dynamic ? body.massProperties : (mass: 0, moment: 0, centreOfGravity: .zero)
-            return Body(mass: properties.mass, moment: properties.moment, extent: .reach(body.reach))
+            // An infinite moment (`"moment": "infinite"`) counts no rotational energy.
+            let moment = properties.moment.isFinite ? properties.moment : 0
+            return Body(mass: properties.mass, moment: moment, extent: .reach(body.reach))
         }
         bodies = crates + others
     }

@@ -19,12 +19,16 @@ public struct BodySpec: Sendable, Equatable {
     public var shapes: [ShapeSpec]
     /// For kinematic bodies only: the pose over time, applied before every step.
     public var path: KinematicPath?
+    /// A dynamic body's own `mass`, `moment` and `centerOfGravity` (docs/formats.md §8); `nil`:
+    /// the mass comes from the shapes.
+    public var givenMass: GivenMass?
 
     /// Creates a body with the scenario's defaults: dynamic, at angle 0, at rest, with no path.
     public init(
         id: String, type: BodyType = .dynamic, position: Vec2, angle: Double = 0, velocity: Vec2 = .zero,
-        angularVelocity: Double = 0, shapes: [ShapeSpec], path: KinematicPath? = nil
+        angularVelocity: Double = 0, shapes: [ShapeSpec], path: KinematicPath? = nil, givenMass: GivenMass? = nil
     ) {
+        self.givenMass = givenMass
         self.id = id
         self.type = type
         self.position = position
@@ -41,7 +45,8 @@ extension BodySpec {
     /// give this body when its shapes are added (`ShapeSpec.massProperties(of:)`).
     /// Meaningful for dynamic bodies (Chipmunk gives kinematic and static ones infinite mass).
     public var massProperties: (mass: Double, moment: Double, centreOfGravity: Vec2) {
-        ShapeSpec.massProperties(of: shapes)
+        if let givenMass { return (givenMass.mass, givenMass.moment, givenMass.centreOfGravity) }
+        return ShapeSpec.massProperties(of: shapes)
     }
 
     /// The engine's definition of this body: built from its shapes; its `path` (if any) is
@@ -54,6 +59,6 @@ extension BodySpec {
         }
         return BodyDefinition(
             id: id, type: type, position: position, angle: angle, velocity: velocity,
-            angularVelocity: angularVelocity, shapes: shapes, makeDriver: makeDriver)
+            angularVelocity: angularVelocity, shapes: shapes, makeDriver: makeDriver, givenMass: givenMass)
     }
 }

@@ -19,7 +19,12 @@
 ///   silently replace it by its convex hull.
 /// - `path` is read only on a kinematic body (`FieldReader.kinematicPath`).
 extension ScenarioLoader {
-    static let bodyKeys = ["id", "type", "position", "angle", "velocity", "angularVelocity", "shapes", "path"]
+    static let bodyKeys = [
+        "id", "type", "position", "angle", "velocity", "angularVelocity", "shapes", "path", "mass", "moment",
+        "centerOfGravity",
+    ]
+    /// The largest finite `moment` a body may give (any larger moment is as good as `"infinite"`).
+    static let maxGivenMoment = 1e30
     static let shapeKeys =
         ["circle", "box", "polygon", "segment", "mass", "density", "friction", "elasticity"] + shapeCollisionKeys
     static let shapeKinds = ["circle", "box", "polygon", "segment"]
@@ -100,6 +105,7 @@ extension ScenarioLoader {
             }
         }
 
+        let givenMass = try self.givenMass(object, type: type, id: id)
         let shapesNode = try object.required("shapes")
         let shapeNodes = try reader.array(shapesNode, object.path("shapes"), maxCount: limits.maxShapesPerBody)
         guard !shapeNodes.isEmpty else {
@@ -109,9 +115,11 @@ extension ScenarioLoader {
         for (index, node) in shapeNodes.enumerated() {
             let shapeObject = try reader.object(
                 node, FieldReader.element(object.path("shapes"), index), keys: shapeKeys)
-            shapes.append(try shape(shapeObject, bodyType: type))
+            shapes.append(try shape(shapeObject, bodyType: type, massGiven: givenMass != nil))
         }
-        if type == .dynamic { try checkMass(shapes, object: object, shapesNode: shapesNode, id: id) }
+        if type == .dynamic {
+            try checkMass(shapes, given: givenMass, object: object, shapesNode: shapesNode, id: id)
+        }
 
         var path: KinematicPath?
         if let pathNode = object["path"] {
@@ -124,12 +132,59 @@ extension ScenarioLoader {
         }
         return BodySpec(
             id: id, type: type, position: position, angle: angle, velocity: velocity,
-            angularVelocity: angularVelocity, shapes: shapes, path: path)
+            angularVelocity: angularVelocity, shapes: shapes, path: path, givenMass: givenMass)
+    }
+
+    /// A body's own `mass`, `moment` (a number or `"infinite"`) and `centerOfGravity`: only on
+    /// a dynamic body, `mass` and `moment` together, `centerOfGravity` only with them.
+    private static func givenMass(_ object: ObjectReader, type: BodyType, id: String) throws(InputError)
+        -> GivenMass?
+    {
+        let reader = object.reader
+        let keys = ["mass", "moment", "centerOfGravity"]
+        if type != .dynamic, let key = keys.first(where: { object[$0] != nil }), let node = object[key] {
+            throw reader.error(
+                at: node, object.path(key),
+                "a \(type.rawValue) body has no mass (Chipmunk ignores it): remove \"\(key)\"")
+        }
+        guard let massNode = object["mass"] else {
+            if let key = keys.dropFirst().first(where: { object[$0] != nil }), let node = object[key] {
+                throw reader.error(
+                    at: node, object.path(key),
+                    "\"\(key)\" needs the body's \"mass\" too (or leave both to the shapes' mass and density)")
+            }
+            return nil
+        }
+        let mass = try reader.number(massNode, object.path("mass"), .closed(limits.minMass, limits.maxMass))
+        guard let momentNode = object["moment"] else {
+            throw reader.error(
+                at: massNode, object.path("mass"),
+                "a body that gives its \"mass\" gives its \"moment\" too (a number, or \"infinite\" for no rotation)")
+        }
+        let moment: Double
+        if case .string(let text) = momentNode.value {
+            guard text == "infinite" else {
+                throw reader.error(
+                    at: momentNode, object.path("moment"), "expected a number or \"infinite\", got another string")
+            }
+            moment = .infinity
+        } else {
+            guard case .number = momentNode.value else {
+                throw reader.error(
+                    at: momentNode, object.path("moment"),
+                    "expected a number or \"infinite\", got \(momentNode.value.typeName)")
+            }
+            moment = try reader.number(momentNode, object.path("moment"), .positive(max: maxGivenMoment))
+        }
+        let centre = try object.vec2("centerOfGravity", default: .zero, .magnitude(limits.maxLocalCoordinate))
+        return GivenMass(mass: mass, moment: moment, centreOfGravity: centre)
     }
 
     // MARK: - Shapes
 
-    private static func shape(_ object: ObjectReader, bodyType: BodyType) throws(InputError) -> ShapeSpec {
+    private static func shape(_ object: ObjectReader, bodyType: BodyType, massGiven: Bool) throws(InputError)
+        -> ShapeSpec
+    {
         let reader = object.reader
         let given = shapeKinds.filter { object[$0] != nil }
         guard given.count == 1, let kind = given.first, let geometryNode = object[kind] else {
@@ -148,6 +203,13 @@ extension ScenarioLoader {
             throw reader.error(
                 at: node, object.path(key),
                 "a \(bodyType.rawValue) body has no mass (Chipmunk ignores it): remove \"\(key)\"")
+        }
+        if massGiven, let node = massNode ?? densityNode {
+            let key = massNode != nil ? "mass" : "density"
+            throw reader.error(
+                at: node, object.path(key),
+                "the body gives its own \"mass\" and \"moment\": its shapes carry neither \"mass\" nor \"density\"; "
+                    + "remove \"\(key)\"")
         }
         if let massNode, let densityNode {
             _ = massNode
@@ -227,9 +289,21 @@ extension ScenarioLoader {
     }
 
     /// A dynamic body's mass and moment, as Chipmunk will accumulate them, must be positive.
-    private static func checkMass(_ shapes: [ShapeSpec], object: ObjectReader, shapesNode: JSONNode, id: String)
-        throws(InputError)
-    {
+    private static func checkMass(
+        _ shapes: [ShapeSpec], given: GivenMass?, object: ObjectReader, shapesNode: JSONNode, id: String
+    ) throws(InputError) {
+        if let given {
+            // The mass and moment were read in range; the same r² · m / I bound as below, with the given moment.
+            let reach = BodySpec(id: id, position: .zero, shapes: shapes).reach(around: given.centreOfGravity)
+            let ratio = reach * reach * given.mass / given.moment
+            if ratio <= limits.maxAnchorReach { return }
+            throw object.reader.error(
+                at: object["moment"] ?? shapesNode, object.path("moment"),
+                "dynamic body \"\(id)\" has too small a moment of inertia for its size: its shapes reach "
+                    + "\(NumberFormat.shortest(reach)) from its centre of gravity, and reach² · mass / moment = "
+                    + "\(NumberFormat.shortest(ratio)) is more than \(NumberFormat.shortest(limits.maxAnchorReach)) (Chipmunk's "
+                    + "solver loses the body's mass in rounding next to its rotation): raise \"moment\"")
+        }
         let total = BodySpec(id: id, position: .zero, shapes: shapes).massProperties
         guard total.mass > 0, total.mass.isFinite else {
             throw object.reader.error(

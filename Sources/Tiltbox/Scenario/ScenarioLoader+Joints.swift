@@ -102,7 +102,7 @@ extension ScenarioLoader {
                     target.inverseMoment = 1 / (mass * gyration)
                 case .fromShapes where body.type == .dynamic:
                     // Validated by the bodies' reader: positive mass and moment.
-                    let properties = ShapeSpec.massProperties(of: body.shapes)
+                    let properties = body.dynamicMassProperties
                     target.gyration = properties.moment / properties.mass
                     target.centreOfGravity = properties.centreOfGravity
                     target.inverseMass = 1 / properties.mass

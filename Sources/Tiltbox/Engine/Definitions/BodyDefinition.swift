@@ -36,12 +36,17 @@ public struct BodyDefinition: Sendable {
     /// Called once per world built from the definition (`Body.init`), so a definition costs
     /// nothing to make: a Bézier path's arc-length table is built there, not here.
     public var makeDriver: (@Sendable () -> any KinematicDriver)?
+    /// For a dynamic body built `fromShapes` that gives its own mass and moment: then
+    /// `cpBodyNew(mass, moment)` and `cpBodySetCenterOfGravity` replace `cpBodyNew(0, 0)`,
+    /// and its shapes carry no mass. `nil`: the mass comes from the shapes.
+    public var givenMass: GivenMass?
 
-    /// A body built from its shapes (`Build.fromShapes`).
+    /// A body built from its shapes (`Build.fromShapes`), or with `givenMass` its own mass and moment.
     public init(
         id: String, type: BodyType, position: Vec2, angle: Double, velocity: Vec2, angularVelocity: Double,
-        shapes: [ShapeSpec], makeDriver: (@Sendable () -> any KinematicDriver)? = nil
+        shapes: [ShapeSpec], makeDriver: (@Sendable () -> any KinematicDriver)? = nil, givenMass: GivenMass? = nil
     ) {
+        self.givenMass = givenMass
         self.id = id
         self.type = type
         self.position = position
@@ -70,6 +75,7 @@ public struct BodyDefinition: Sendable {
         ]
         self.build = .crate(mass: mass, size: size)
         self.makeDriver = nil
+        self.givenMass = nil
     }
 
     /// `crate` for a body built the crate way, else `body`: how messages name it.
@@ -101,12 +107,19 @@ public struct BodyDefinition: Sendable {
         }
     }
 
-    /// The mass Chipmunk gives the body: a crate's given mass, a dynamic body's accumulated
-    /// from its shapes (`ShapeSpec.massProperties(of:)`); infinity for kinematic and static bodies.
+    /// The mass Chipmunk gives the body: a crate's given mass, a dynamic body's given mass or
+    /// accumulated from its shapes (`ShapeSpec.massProperties(of:)`); infinity for kinematic and static bodies.
     public var mass: Double {
         switch build {
         case .crate(let mass, _): return mass
-        case .fromShapes: return type == .dynamic ? ShapeSpec.massProperties(of: shapes).mass : .infinity
+        case .fromShapes: return type == .dynamic ? dynamicMassProperties.mass : .infinity
         }
+    }
+
+    /// A dynamic body's mass, moment and centre of gravity (body coordinates) built
+    /// `fromShapes`: `givenMass` when given, else accumulated from its shapes.
+    public var dynamicMassProperties: (mass: Double, moment: Double, centreOfGravity: Vec2) {
+        if let givenMass { return (givenMass.mass, givenMass.moment, givenMass.centreOfGravity) }
+        return ShapeSpec.massProperties(of: shapes)
     }
 }

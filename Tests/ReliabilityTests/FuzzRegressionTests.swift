@@ -104,6 +104,7 @@ import Testing
             return UInt8(truncatingIfNeeded: z ^ (z >> 31))
         }
         var shapeKinds: Set<String> = [], jointKinds: Set<String> = [], accepted = 0
+        var sensors = 0, filters = 0, types = 0, surfaces = 0, givenMasses = 0, exactSteps = 0
         for _ in 0..<3_000 {
             var generator = ScenarioGenerator((0..<160).map { _ in next() })
             guard
@@ -113,9 +114,22 @@ import Testing
             accepted += 1
             for body in scenario.bodies { for shape in body.shapes { shapeKinds.insert(shape.geometry.kind) } }
             for joint in scenario.joints { jointKinds.insert(joint.kind.rawValue) }
+            for body in scenario.bodies {
+                if body.givenMass != nil { givenMasses += 1 }
+                for shape in body.shapes {
+                    let keys = shape.collision
+                    if keys.sensor { sensors += 1 }
+                    if keys.filter != nil { filters += 1 }
+                    if keys.collisionType != 0 { types += 1 }
+                    if keys.surfaceVelocity != nil { surfaces += 1 }
+                }
+            }
+            if scenario.timestep.givenDT != nil { exactSteps += 1 }
         }
         #expect(accepted >= 300, "only \(accepted) of 3000 generated scenarios were accepted")
         #expect(shapeKinds == ["circle", "box", "polygon", "segment"], "\(shapeKinds)")
         #expect(jointKinds == Set(ScenarioLoader.jointKinds), "\(jointKinds.sorted())")
+        let counts = [sensors, filters, types, surfaces, givenMasses, exactSteps]
+        #expect(counts.allSatisfy { $0 > 0 }, "sensors, filters, types, surfaces, given masses, exact steps: \(counts)")
     }
 }

@@ -62,7 +62,9 @@
         var top = [
             "\"format\": \"tiltbox-scenario/1\"", "\"world\": {\(world.joined(separator: ", "))}",
             "\"duration\": \(number([1, 1e-3, 1e6]))",
-            "\"timestep\": {\"hz\": \(number([120, 60, 1, 1e-3, 1e5]))}",
+            byte() % 3 == 0
+                ? "\"timestep\": {\"dt\": \(number([1, 1.0 / 30 / 5, 1e-5, 0.1]))}"
+                : "\"timestep\": {\"hz\": \(number([120, 60, 1, 1e-3, 1e5]))}",
             "\"walls\": {\"box\": \(byte() % 4 != 0), \"radius\": \(number([1, 0, 1e5])), "
                 + "\"friction\": \(number(Self.materials)), \"elasticity\": \(number(Self.materials))}",
         ]
@@ -75,7 +77,8 @@
                 "{\"id\": \"\(id)\", \"position\": \(inside(size)), \"size\": \(vector(Self.sizes)), "
                     + "\"mass\": \(number(Self.masses)), \"angle\": \(number(Self.angles)), "
                     + "\"velocity\": \(vector(Self.speeds)), \"angularVelocity\": \(number(Self.spins)), "
-                    + "\"friction\": \(number(Self.materials)), \"elasticity\": \(number(Self.materials))}")
+                    + "\"friction\": \(number(Self.materials)), \"elasticity\": \(number(Self.materials))"
+                    + "\(shapeKeys())}")
         }
         if !crates.isEmpty { top.append("\"crates\": [\(crates.joined(separator: ", "))]") }
         var bodies: [String] = []
@@ -83,11 +86,19 @@
             let id = "b\(k)"
             ids.append(id)
             let type = pick(["dynamic", "dynamic", "kinematic", "static"])
+            // A dynamic body gives its own mass and moment one time in four; its shapes then carry none.
+            let givenMass = type == "dynamic" && byte() % 4 == 0
             var shapes: [String] = []
-            for _ in 0..<(1 + byte() % 3) { shapes.append(shape(dynamic: type == "dynamic")) }
+            for _ in 0..<(1 + byte() % 3) { shapes.append(shape(dynamic: type == "dynamic" && !givenMass)) }
             var body =
                 "{\"id\": \"\(id)\", \"type\": \"\(type)\", \"position\": \(inside(size)), "
                 + "\"angle\": \(number(Self.angles)), \"shapes\": [\(shapes.joined(separator: ", "))]"
+            if givenMass {
+                body +=
+                    ", \"mass\": \(number(Self.masses)), \"moment\": "
+                    + (byte() % 3 == 0 ? "\"infinite\"" : number([1e-9, 1, 1e3, 1e12, 1e30]))
+                    + ", \"centerOfGravity\": \(vector(Self.coordinates))"
+            }
             if type != "static" {
                 body += ", \"velocity\": \(vector(Self.speeds)), \"angularVelocity\": \(number(Self.spins))"
             }
@@ -129,7 +140,21 @@
             default: break
             }
         }
-        return text + "}"
+        return text + shapeKeys() + "}"
+    }
+
+    /// Each shape key of docs/formats.md §8 one time in three, at the edges of its bounds.
+    private mutating func shapeKeys() -> String {
+        var text = ""
+        if byte() % 3 == 0 {
+            text +=
+                ", \"filter\": {\"group\": \(number([0, 1, 9_223_372_036_854_774_784])), "
+                + "\"categories\": \(number([0, 1, 4_294_967_295])), \"mask\": \(number([0, 2, 4_294_967_295]))}"
+        }
+        if byte() % 3 == 0 { text += ", \"sensor\": \(byte() % 2 == 0)" }
+        if byte() % 3 == 0 { text += ", \"collisionType\": \"\(pick(["a", "b", "goal"]))\"" }
+        if byte() % 3 == 0 { text += ", \"surfaceVelocity\": \(vector(Self.speeds))" }
+        return text
     }
 
     private mutating func joint(ids: [String]) -> String {

@@ -154,3 +154,27 @@ enum BadShapeKey {
         try BadBodyTests().everyBadBodyExitsTwoNamingTheFieldPathBeforeChipmunkSeesIt(bad)
     }
 }
+
+/// `timestep.dt` through the binary: the trace header's `dt` is the double the file gave
+/// (not `1 / (1 / dt)`), `hz` is `1 / dt`, the step count is `duration / dt`, and `verify`
+/// re-runs the trace to the same records.
+@Suite struct ExactStepTraceTests {
+    @Test func theTraceHeaderRecordsTheGivenDtExactlyAndVerifyAgrees() throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write(
+            "dt.json",
+            BadBody.with(
+                #""duration": 1, "timestep": {"dt": 0.006666666666666666}, "crates": [{"id": "c", "position": [100, 100], "filter": {"group": 2}, "surfaceVelocity": [3, 0]}]"#
+            ))
+        let trace = directory.path("dt.jsonl")
+        let run = try TiltboxBinary.run(["run", file, "--trace", trace, "-q"], in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        let text = try String(contentsOfFile: trace, encoding: .utf8)
+        let header = String(text.prefix { $0 != "\n" })
+        #expect(header.contains(#""dt":0.006666666666666666,"#), "\(header.prefix(200))")
+        #expect(header.contains(#""hz":150,"#) || header.contains(#""hz":150}"#), "\(header)")
+        #expect(text.contains(#"{"end":"complete","steps":150,"#))
+        let verify = try TiltboxBinary.run(["verify", file, "--against", trace], in: directory)
+        #expect(verify.status == 0, "\(verify.stdout) \(verify.stderr)")
+    }
+}

@@ -87,4 +87,26 @@ import Testing
             ScenarioLoader.warnings(for: Self.scenario([CrateSpec(id: "a", position: Vec2(100, 100), angle: 6.28)]))
                 .isEmpty)
     }
+
+    @Test func pairsChipmunkNeverPushesApartAreNotCounted() {
+        func crate(_ id: String, _ x: Double, _ collision: ShapeCollision = .none) -> CrateSpec {
+            CrateSpec(id: id, position: Vec2(x, 100), collision: collision)
+        }
+        let group = ShapeCollision(filter: ShapeFilter(group: 3))
+        let sensor = ShapeCollision(sensor: true)
+        let maskedOut = ShapeCollision(filter: ShapeFilter(categories: 2, mask: 1))
+        let floor = SegmentSpec(
+            from: Vec2(0, 90), to: Vec2(1000, 90), collision: ShapeCollision(filter: ShapeFilter(categories: 2)))
+        let cases: [([CrateSpec], Int, Int)] = [
+            ([crate("a", 100), crate("b", 110)], 1, 2),
+            ([crate("a", 100, group), crate("b", 110, group)], 0, 2),
+            ([crate("a", 100, sensor), crate("b", 110)], 0, 1),
+            ([crate("a", 100, maskedOut), crate("b", 110, maskedOut)], 0, 0),
+        ]
+        for (crates, pairs, walls) in cases {
+            let census = OverlapCensus(scenario: Self.scenario(crates, segments: [floor]), stopAfter: 10)
+            #expect(census.cratePairs == pairs, "\(crates.map(\.collision))")
+            #expect(census.wallContacts == walls, "\(crates.map(\.collision))")
+        }
+    }
 }

@@ -11,7 +11,9 @@
 /// `stopAfter`, so a thousand crates at one point cost a few thousand comparisons, not
 /// half a million. Narrow phase: the separating-axis test of two rotated boxes; for a
 /// crate and a segment, the segment against the crate's box widened by the segment's
-/// radius. Touching is not overlapping: crates stacked edge to edge are fine.
+/// radius. Touching is not overlapping: crates stacked edge to edge are fine. A pair that
+/// Chipmunk never pushes apart (a sensor, or filters that reject each other:
+/// `ShapeCollision.collide`) is not counted.
 struct OverlapCensus: Sendable {
     /// One pair found, by index into `scenario.crates` (and `scenario.allSegments`).
     struct CratePair: Sendable, Equatable {
@@ -108,6 +110,7 @@ struct OverlapCensus: Sendable {
     }
 
     private mutating func record(_ a: Item, _ b: Item) {
+        guard ShapeCollision.collide(a.collision, b.collision) else { return }
         switch (a.shape, b.shape) {
         case (.crate, .crate):
             guard Item.cratesOverlap(a, b) else { return }
@@ -137,6 +140,7 @@ struct OverlapCensus: Sendable {
         }
         var shape: Shape
         var index: Int
+        var collision: ShapeCollision
         var minX: Double, minY: Double, maxX: Double, maxY: Double
 
         var isCrate: Bool { if case .crate = shape { return true } else { return false } }
@@ -146,6 +150,7 @@ struct OverlapCensus: Sendable {
             let half = Vec2(crate.size.x / 2, crate.size.y / 2)
             shape = .crate(center: crate.position, half: half, u: Vec2(c, s), v: Vec2(-s, c))
             self.index = index
+            collision = crate.collision
             let ex = abs(c) * half.x + abs(s) * half.y, ey = abs(s) * half.x + abs(c) * half.y
             minX = crate.position.x - ex; maxX = crate.position.x + ex
             minY = crate.position.y - ey; maxY = crate.position.y + ey
@@ -154,6 +159,7 @@ struct OverlapCensus: Sendable {
         init(segment: SegmentSpec, index: Int) {
             shape = .segment(from: segment.from, to: segment.to, radius: segment.radius)
             self.index = index
+            collision = segment.collision
             minX = min(segment.from.x, segment.to.x) - segment.radius
             maxX = max(segment.from.x, segment.to.x) + segment.radius
             minY = min(segment.from.y, segment.to.y) - segment.radius

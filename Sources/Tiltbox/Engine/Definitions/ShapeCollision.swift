@@ -34,6 +34,16 @@ public struct ShapeCollision: Sendable, Equatable {
     /// `cpShapeSetSurfaceVelocity` when given (world units per second).
     public var surfaceVelocity: Vec2?
 
+    /// Whether Chipmunk pushes two shapes with these keys apart when they overlap: neither is
+    /// a sensor, and their filters do not reject each other (`cpShapeFilterReject`: a shared
+    /// non-zero group, or one's categories outside the other's mask).
+    public static func collide(_ a: ShapeCollision, _ b: ShapeCollision) -> Bool {
+        if a.sensor || b.sensor { return false }
+        let fa = a.filter ?? .all, fb = b.filter ?? .all
+        if fa.group != 0 && fa.group == fb.group { return false }
+        return (fa.categories & fb.mask) != 0 && (fb.categories & fa.mask) != 0
+    }
+
     /// No key given: the shape keeps every Chipmunk default.
     public static let none = ShapeCollision()
 

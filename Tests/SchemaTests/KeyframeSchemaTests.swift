@@ -49,27 +49,8 @@ let keyframeLoaderOnlyRules: [LoaderOnlyRule] = [
             $0.origin == .mutation || $0.origin == .tests || $0.origin == .corpus
         }
         #expect(cases.count >= 1000)
-        var explained: [String: Int] = [:]
-        for item in cases {
-            switch (item.schemaAccepts, item.loaderError) {
-            case (true, nil), (false, .some):
-                break
-            case (false, nil):
-                if let leniency = loaderLeniencies.first(where: { $0.matches(item.name) }) {
-                    explained[leniency.name, default: 0] += 1
-                } else {
-                    Issue.record("\(item.name): the schema refuses what the loader accepts: \(item.schemaReason)")
-                }
-            case (true, .some(let error)):
-                if let rule = keyframeLoaderOnlyRules.first(where: { $0.matches(error.reason) }) {
-                    explained[rule.name, default: 0] += 1
-                } else {
-                    Issue.record("\(item.name): the schema accepts what the loader refuses: \(error)")
-                }
-            }
-        }
-        let summary = explained.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-        print("KeyframeSchemaTests: \(cases.count) cases; explained disagreements: \(summary)")
+        let (agreed, summary) = compareVerdicts(of: cases, loaderOnlyRules: keyframeLoaderOnlyRules)
+        print("KeyframeSchemaTests: \(cases.count) cases, \(agreed) agree; explained disagreements: \(summary)")
     }
 
     /// The keyframe schema carries its own copy of the scenario schema's curve definitions (so

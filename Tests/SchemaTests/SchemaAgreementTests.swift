@@ -111,6 +111,34 @@ struct LoaderLeniency: Sendable {
 /// refused by the loader since (`FieldReader.timingCurve`).
 let loaderLeniencies: [LoaderLeniency] = []
 
+/// Compares the schema's verdict with the loader's on each case. A case where only the
+/// loader refuses must be one of `loaderOnlyRules`; one where only the schema refuses, one
+/// of `loaderLeniencies`; any other disagreement is recorded as an issue naming the case.
+/// Returns how many agreed and the explained disagreements by rule, as one line.
+func compareVerdicts(of cases: [SchemaCase], loaderOnlyRules: [LoaderOnlyRule]) -> (agreed: Int, summary: String) {
+    var agreed = 0
+    var explained: [String: Int] = [:]
+    for item in cases {
+        switch (item.schemaAccepts, item.loaderError) {
+        case (true, nil), (false, .some):
+            agreed += 1
+        case (false, nil):
+            if let leniency = loaderLeniencies.first(where: { $0.matches(item.name) }) {
+                explained[leniency.name, default: 0] += 1
+            } else {
+                Issue.record("\(item.name): the schema refuses what the loader accepts: \(item.schemaReason)")
+            }
+        case (true, .some(let error)):
+            if let rule = loaderOnlyRules.first(where: { $0.matches(error.reason) }) {
+                explained[rule.name, default: 0] += 1
+            } else {
+                Issue.record("\(item.name): the schema accepts what the loader refuses: \(error)")
+            }
+        }
+    }
+    return (agreed, explained.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+}
+
 /// Every shipped scenario and every scenario the tests write as a valid example validates
 /// against docs/schema/scenario.schema.json; on mutations of the shipped scenarios, the
 /// schema and the loader agree except where the loader checks a rule the schema cannot say.
@@ -138,28 +166,7 @@ let loaderLeniencies: [LoaderLeniency] = []
             $0.origin == .mutation || $0.origin == .tests || $0.origin == .corpus
         }
         #expect(cases.count >= 10_000)
-        var agreed = 0
-        var explained: [String: Int] = [:]
-        for item in cases {
-            let loaderError = item.loaderError
-            switch (item.schemaAccepts, loaderError) {
-            case (true, nil), (false, .some):
-                agreed += 1
-            case (false, nil):
-                if let leniency = loaderLeniencies.first(where: { $0.matches(item.name) }) {
-                    explained[leniency.name, default: 0] += 1
-                } else {
-                    Issue.record("\(item.name): the schema refuses what the loader accepts: \(item.schemaReason)")
-                }
-            case (true, .some(let error)):
-                if let rule = loaderOnlyRules.first(where: { $0.matches(error.reason) }) {
-                    explained[rule.name, default: 0] += 1
-                } else {
-                    Issue.record("\(item.name): the schema accepts what the loader refuses: \(error)")
-                }
-            }
-        }
-        let summary = explained.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        let (agreed, summary) = compareVerdicts(of: cases, loaderOnlyRules: loaderOnlyRules)
         print("SchemaAgreementTests: \(cases.count) cases, \(agreed) agree; explained disagreements: \(summary)")
     }
 

@@ -31,6 +31,13 @@ extension TiltboxCommand {
         @Option(
             name: .long,
             help: ArgumentHelp(
+                "With a live --tilt (- or phyphox://): write the gravity applied as a Tiltbox CSV to FILE (default: beside the trace, FILE-tilt.csv, else live-tilt.csv); replaying it gives the same trace.",
+                valueName: "FILE"))
+        var out: String?
+
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
                 "After the run, write a self-contained HTML player of its trace to FILE (runs headless).",
                 valueName: "FILE"))
         var html: String?
@@ -119,8 +126,10 @@ extension TiltboxCommand {
                 scenarioPath: scenario, overrides: try overrideOptions.overrides(),
                 gravity: tiltOptions.gravityInput)
             try ScenarioWarnings.print(plan.warnings, label: plan.label)
+            let liveTilt = try tiltOptions.liveInput()
             let live = try view.showsTerminal(trace: trace, hasOutputs: hasOutputs)
             try refuseIneffectiveOptions(live: live, scenario: plan.scenario)
+            try refuseLiveTiltOptions(liveTilt, liveView: live)
             if live {
                 if hashesOption.hashes { throw ValidationError("--hashes is for headless runs: add --view none") }
                 try checkOutputs(plan, frames: nil)
@@ -128,7 +137,23 @@ extension TiltboxCommand {
                     for: plan, recording: recording, fps: fps ?? 60, trace: trace, interactive: interactive,
                     frame: plan.tiltFrame)
                 options.exitAtEnd = exitAtEnd
-                let result = try LiveSession.run(plan, options: options)
+                let liveRecording = try liveTilt.map {
+                    try LiveTiltRecording.open($0, plan: plan, frame: plan.tiltFrame, fps: fps ?? 60)
+                }
+                let csv = liveRecording.map { _ in LiveTiltRecording.csvPath(out: out, trace: trace) }
+                if let liveRecording, let csv {
+                    options.feed = liveRecording.feed
+                    options.traceSource = plan.liveSource(csv: csv, frame: plan.tiltFrame)
+                }
+                let result = try LiveSession.run(plan, options: options) {
+                    liveRecording?.makeTrack(scenario: plan.scenario)
+                }
+                if let liveRecording, let csv, let track = result.liveTrack {
+                    try liveRecording.finish(
+                        track: track, to: csv,
+                        replay: replayCommand(csv: csv, summary: result.summary, plan: plan),
+                        summary: result.summary, label: plan.label)
+                }
                 try writeSummaryJSON(result.summary, scenarioLabel: plan.label)
                 try LiveSession.exit(for: result, quiet: quiet)
                 return
@@ -138,8 +163,14 @@ extension TiltboxCommand {
                 for: plan.scenario, frames: profile, realtime: realtime, fps: fps ?? 60)
             options.hashes = hashesOption.hashes
             try checkOutputs(plan, frames: profile)
-            let gravity = try plan.resolve()
-            let source = plan.source(gravity)
+            // A live source is contacted now, before anything is written: a wrong address is exit 2.
+            let liveRecording = try liveTilt.map {
+                try LiveTiltRecording.open($0, plan: plan, frame: plan.tiltFrame, fps: fps ?? 60)
+            }
+            let liveTrack = liveRecording?.makeTrack(scenario: plan.scenario)
+            let csv = liveRecording.map { _ in LiveTiltRecording.csvPath(out: out, trace: trace) }
+            let gravity = try liveTrack.map { RunPlan.Resolved(liveTrack: $0) } ?? plan.resolve()
+            let source = csv.map { plan.liveSource(csv: $0, frame: plan.tiltFrame) } ?? plan.source(gravity)
             InterruptSignal.install()
             // --html without --trace: the trace goes to a temporary file, deleted after rendering.
             let temporaryTrace =
@@ -153,7 +184,18 @@ extension TiltboxCommand {
             let metrics = RunMetricsSink(scenario: plan.scenario)
             let report = try HeadlessRun.execute(
                 plan, gravity, options: options, tracePath: tracePath, source: source,
-                sinks: [metrics])
+                sinks: [metrics],
+                onFrame: { session in
+                    guard let liveRecording, let liveTrack else { return }
+                    liveRecording.feed.pull(into: session, track: liveTrack, now: RealTimeClock.now())
+                    try? liveRecording.printWarnings()
+                })
+            if let liveRecording, let liveTrack, let csv {
+                try liveRecording.finish(
+                    track: liveTrack, to: csv,
+                    replay: replayCommand(csv: csv, summary: report.summary, plan: plan),
+                    summary: report.summary, label: plan.label)
+            }
             if !quiet {
                 if trace != "-" {
                     try report.printSummary(scenarioLabel: plan.label, to: Console.out)
@@ -170,6 +212,45 @@ extension TiltboxCommand {
                 try TraceRendering.writeHTML(scene: try TraceRendering.scene(tracePath: tracePath), to: html)
             }
             try report.exitIfNotComplete()
+        }
+
+        /// The command that replays a live run's CSV (`LiveTiltRecording.replayCommand`).
+        private func replayCommand(csv: String, summary: RunSummary, plan: RunPlan) -> String {
+            LiveTiltRecording.replayCommand(
+                scenario: scenario, csv: csv, steps: summary.steps, time: summary.simulatedTime,
+                every: recording.every, frame: plan.tiltFrame, overrides: plan.overrides,
+                trace: trace)
+        }
+
+        /// Refuses the options a live `--tilt` cannot use, and `--out` without one.
+        private func refuseLiveTiltOptions(_ liveTilt: LiveTiltInput?, liveView: Bool) throws {
+            guard let liveTilt else {
+                if out != nil {
+                    throw ValidationError(
+                        "--out writes the gravity of a live --tilt (- or phyphox://HOST[:PORT]), and this run has none")
+                }
+                return
+            }
+            let name = "--tilt \(tiltOptions.tilt ?? "")"
+            if !liveView && !realtime {
+                throw ValidationError(
+                    "\(name) drives a run as it goes: add --realtime (a headless run paced on the clock), or use the live view"
+                )
+            }
+            if liveView && interactive {
+                throw ValidationError("\(name) steers gravity, and so would --interactive: give one of them")
+            }
+            if tiltOptions.interpolate != nil {
+                throw ValidationError("--interpolate has no effect with \(name): each sample is held until the next")
+            }
+            if tiltOptions.convention != nil {
+                throw ValidationError(
+                    "--convention has no effect with \(name): \(liveTilt == .standardInput ? "a Tiltbox CSV is in g already" : "phyphox is always in Android's convention")"
+                )
+            }
+            if html != nil {
+                throw ValidationError("--html is for runs that are not live: replay the live run's CSV with --html")
+            }
         }
 
         /// Refuses, as a usage error, an option that this run would ignore.
@@ -227,6 +308,7 @@ extension TiltboxCommand {
             try overwrite.output(trace, as: "--trace")
             try overwrite.output(html, as: "--html")
             try overwrite.output(summaryJSON, as: "--summary-json")
+            try overwrite.output(out, as: "--out")
         }
     }
 }

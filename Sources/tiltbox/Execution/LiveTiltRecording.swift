@@ -56,7 +56,7 @@ struct LiveTiltRecording {
         feed.stop()
         let report = feed.report
         let counts =
-            "\(input.label): \(PeopleText.count(report.polls, "request")), "
+            "\(input.label): " + (report.polls > 0 ? "\(PeopleText.count(report.polls, "request")), " : "")
             + "\(PeopleText.count(report.samplesReceived, "sample")) received, newest sample at most "
             + String(format: "%.3f", report.maxAge) + " s old at a frame"
             + (report.gaps > 0 ? ", \(PeopleText.count(report.gaps, "gap"))" : "")

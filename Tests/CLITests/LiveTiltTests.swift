@@ -200,6 +200,28 @@ import Testing
         #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
     }
 
+    @Test func recordUnderTmuxShowsThePhoneAndItsSampleAgeInTheHUDAndReplaysIdentically() throws {
+        try #require(TmuxSession.isAvailable, "tmux is needed (make test installs it)")
+        let phone = try StandInPhone()
+        let directory = try TemporaryDirectory()
+        let binary = try TiltboxBinary.url().path
+        let csv = directory.path("phone.csv"), live = directory.path("live.jsonl")
+        let session = try TmuxSession(
+            command:
+                "\(binary) record \(Self.scenario) --tilt \(phone.url) --out \(csv) --trace \(live) --duration 3 --exit-at-end",
+            columns: 200, directory: directory)
+        let shown = try session.wait(seconds: Patience.generous) {
+            let screen = try session.capture()
+            return screen.contains("tilt \(phone.url) ") && screen.contains("s old")
+        }
+        #expect(shown, "the HUD never named the phone and its sample's age: \((try? session.capture()) ?? "")")
+        #expect(!(try session.capture().contains("←→ tilt")), "the arrow keys do not steer a live source")
+        #expect(session.exitStatus(within: Patience.generous) == 0)
+        #expect(try Self.end(live) == "complete")
+        let diff = try Self.replayMatches(csv: csv, live: live, in: directory)
+        #expect(diff.status == 0 && diff.stdout.contains("identical: 361 records"), "\(diff.stdout)\(diff.stderr)")
+    }
+
     /// The figures of a 10 s live run against the stand-in at 100 Hz, printed for the
     /// record: requests, samples received, the largest sample age seen by a frame, and
     /// whether the replay of its CSV is identical.

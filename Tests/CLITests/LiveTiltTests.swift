@@ -222,6 +222,28 @@ import Testing
         #expect(diff.status == 0 && diff.stdout.contains("identical: 361 records"), "\(diff.stdout)\(diff.stderr)")
     }
 
+    @Test func theLiveViewTakesRowsFromAPipeAndKeysFromTheTerminal() throws {
+        try #require(TmuxSession.isAvailable, "tmux is needed (make test installs it)")
+        let directory = try TemporaryDirectory()
+        let binary = try TiltboxBinary.url().path
+        let live = directory.path("live.jsonl")
+        let session = try TmuxSession(
+            command:
+                "(printf 't,x,y\\n0,0,-1\\n'; sleep 1; printf '1,0.5,-0.5\\n') | \(binary) run \(Self.scenario) --tilt - --view terminal --trace \(live) --duration \(Patience.unfinishableDuration)",
+            columns: 200, directory: directory)
+        let shown = try session.wait(seconds: Patience.generous) {
+            let screen = try session.capture()
+            return screen.contains("tilt standard input ") && screen.contains("s old")
+                && screen.contains("g ↘ 490,-490")
+        }
+        #expect(shown, "the HUD never showed the row from the pipe: \((try? session.capture()) ?? "")")
+        // q reaches the view from the terminal although standard input is the pipe.
+        try session.send("q")
+        #expect(session.exitStatus(within: Patience.generous) == 0)
+        let csv = try String(contentsOfFile: directory.path("live-tilt.csv"), encoding: .utf8)
+        #expect(csv.contains(",0.5,-0.5\n"), "\(csv)")
+    }
+
     /// The figures of a 10 s live run against the stand-in at 100 Hz, printed for the
     /// record: requests, samples received, the largest sample age seen by a frame, and
     /// whether the replay of its CSV is identical.

@@ -26,6 +26,9 @@
     /// A live tilt source (`--tilt -`, `--tilt phyphox://…`) driving the track that
     /// `makeLiveTrack` makes; its name and the age of its newest sample are in the HUD.
     public var feed: LiveTiltFeed?
+    /// Read the keys from the controlling terminal (`/dev/tty`): standard input carries
+    /// the samples of `--tilt -`.
+    public var keysFromControllingTerminal = false
 
     public init() {}
 }

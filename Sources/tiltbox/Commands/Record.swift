@@ -74,7 +74,7 @@ extension TiltboxCommand {
             overwrite.runInputs(scenarioPath: scenario, scenario: plan.scenario, gravity: plan.gravity)
             try overwrite.output(out, as: "--out")
             try overwrite.output(trace, as: "--trace")
-            guard Terminal.isInteractive else {
+            guard Terminal.isInteractive(keysFromControllingTerminal: tilt == "-") else {
                 throw InputError(
                     file: "record",
                     reason: "recording needs the terminal view: standard input and output must be a terminal")
@@ -87,6 +87,7 @@ extension TiltboxCommand {
                 interactive: liveTilt == nil, frame: frame)
             live.exitAtEnd = exitAtEnd
             live.quitCompletes = true
+            live.keysFromControllingTerminal = liveTilt == .standardInput
             // A live source is contacted before the screen switches: a wrong address is exit 2.
             let source = try liveTilt.map { try LiveTiltRecording.open($0, plan: plan, frame: frame, fps: fps) }
             if let source {

@@ -127,7 +127,8 @@ extension TiltboxCommand {
                 gravity: tiltOptions.gravityInput)
             try ScenarioWarnings.print(plan.warnings, label: plan.label)
             let liveTilt = try tiltOptions.liveInput()
-            let live = try view.showsTerminal(trace: trace, hasOutputs: hasOutputs)
+            let live = try view.showsTerminal(
+                trace: trace, hasOutputs: hasOutputs, keysFromControllingTerminal: liveTilt == .standardInput)
             try refuseIneffectiveOptions(live: live, scenario: plan.scenario)
             try refuseLiveTiltOptions(liveTilt, liveView: live)
             if live {
@@ -141,6 +142,7 @@ extension TiltboxCommand {
                     try LiveTiltRecording.open($0, plan: plan, frame: plan.tiltFrame, fps: fps ?? 60)
                 }
                 let csv = liveRecording.map { _ in LiveTiltRecording.csvPath(out: out, trace: trace) }
+                options.keysFromControllingTerminal = liveTilt == .standardInput
                 if let liveRecording, let csv {
                     options.feed = liveRecording.feed
                     options.traceSource = plan.liveSource(csv: csv, frame: plan.tiltFrame)
@@ -234,7 +236,7 @@ extension TiltboxCommand {
             let name = "--tilt \(tiltOptions.tilt ?? "")"
             if !liveView && !realtime {
                 throw ValidationError(
-                    "\(name) drives a run as it goes: add --realtime (a headless run paced on the clock), or use the live view"
+                    "\(name) drives a run as it goes: add --realtime (a headless run paced on the clock), or use the live view (--view terminal, on a terminal)"
                 )
             }
             if liveView && interactive {

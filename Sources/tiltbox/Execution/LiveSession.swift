@@ -36,7 +36,10 @@ enum LiveSession {
             options.traceSource = plan.source(first)
         }
         InterruptSignal.install()
-        let terminal = Terminal()
+        // With `--tilt -` standard input carries the samples: the keys come from /dev/tty.
+        let terminal =
+            options.keysFromControllingTerminal
+            ? (Terminal.readingKeysFromControllingTerminal() ?? Terminal()) : Terminal()
         let view = try LiveView(
             scenario: plan.scenario, options: options, terminal: terminal, makeLiveTrack: liveTrack
         ) {

@@ -117,6 +117,27 @@ import Testing
         #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
     }
 
+    @Test func ctrlCEndsALiveRunWith130AndStillWritesItsCSV() throws {
+        let phone = try StandInPhone()
+        let directory = try TemporaryDirectory()
+        let trace = directory.path("live.jsonl")
+        let process = try TiltboxBinary.start(
+            [
+                "run", Self.scenario, "--tilt", phone.url, "--realtime", "--duration", Patience.unfinishableDuration,
+                "--trace", trace, "-q",
+            ],
+            stdout: directory.url.appendingPathComponent("out"), stderr: directory.url.appendingPathComponent("err"))
+        // Interrupt once the live run is writing its trace and the phone has been polled for about half a second.
+        Patience.wait { !Patience.names(in: directory, startingWith: ".live.jsonl").isEmpty && phone.gets > 30 }
+        process.interrupt()
+        process.waitForExit("the interrupted live run")
+        #expect(process.terminationStatus == 130)
+        #expect(try Self.end(trace) == "interrupted")
+        let csv = try String(contentsOfFile: directory.path("live-tilt.csv"), encoding: .utf8)
+        #expect(csv.hasPrefix("# replay: tiltbox run ") && csv.contains(" --duration "), "\(csv.prefix(300))")
+        #expect(csv.contains("ended interrupted"), "\(csv.prefix(300))")
+    }
+
     @Test func aLinearAccelerationExperimentIsRefusedBeforeTheRun() throws {
         let phone = try StandInPhone(.init(source: "linear_acceleration"))
         let directory = try TemporaryDirectory()

@@ -138,6 +138,32 @@ import Testing
         #expect(csv.contains("ended interrupted"), "\(csv.prefix(300))")
     }
 
+    @Test func aRestartedExperimentIsReadAfreshAndAPausedOneHoldsGravity() throws {
+        let phone = try StandInPhone(.init(restartAtGet: 40, pausedGets: Set(10..<20)))
+        let directory = try TemporaryDirectory()
+        let trace = directory.path("live.jsonl")
+        let result = try TiltboxBinary.run(
+            ["run", Self.scenario, "--tilt", phone.url, "--realtime", "--duration", "2", "--trace", trace, "-q"],
+            in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Self.end(trace) == "complete")
+        let warnings = result.stderrLines.filter { $0.contains("warning") }
+        #expect(warnings.count == 2, "\(result.stderr)")
+        #expect(warnings.contains { $0.contains("is not measuring") }, "\(result.stderr)")
+        #expect(warnings.contains { $0.contains("restarted (a new session)") }, "\(result.stderr)")
+        // After the restart, gravity follows the new session's samples (its times start at 0 again).
+        let restarted = Set(
+            (0..<400).map { i -> [Double] in
+                let s = phone.sample(i, epoch: 1)
+                return Self.world(x: StandInPhone.parsed(s.x), y: StandInPhone.parsed(s.y))
+            })
+        let applied = try Self.gravities(trace)
+        #expect(restarted.contains(applied.last ?? []), "last gravity \(applied.last ?? []) is not the new session's")
+        #expect(phone.repeats == 0)
+        let diff = try Self.replayMatches(csv: directory.path("live-tilt.csv"), live: trace, in: directory)
+        #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
+    }
+
     @Test func aLinearAccelerationExperimentIsRefusedBeforeTheRun() throws {
         let phone = try StandInPhone(.init(source: "linear_acceleration"))
         let directory = try TemporaryDirectory()

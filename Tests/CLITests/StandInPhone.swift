@@ -36,6 +36,11 @@ final class StandInPhone: Sendable {
         /// After this many `/get` answers the server stops: it closes its socket and every
         /// later connection is refused.
         var stopAfterGets: Int?
+        /// From this `/get` answer on, the experiment has restarted: a new `session`, its
+        /// times start again at 0, and its samples follow `sample(_:epoch: 1)`.
+        var restartAtGet: Int?
+        /// `/get` answers (counted from 1) saying `"measuring": false`, with no new samples.
+        var pausedGets: Set<Int> = []
     }
 
     let behaviour: Behaviour
@@ -46,6 +51,7 @@ final class StandInPhone: Sendable {
         var gets = 0
         var served: [Int: Int] = [:]
         var stopped = false
+        var restartedAt: Date?
     }
     private let counts = Mutex(Counts())
 
@@ -101,10 +107,11 @@ final class StandInPhone: Sendable {
 
     // MARK: - The samples
 
-    /// The reading of sample `i`, m/s² as phyphox reports it.
-    func sample(_ i: Int) -> (t: Double, x: Double, y: Double) {
+    /// The reading of sample `i`, m/s² as phyphox reports it; `epoch` 1 after a restart
+    /// (`Behaviour.restartAtGet`) tilts the other way.
+    func sample(_ i: Int, epoch: Int = 0) -> (t: Double, x: Double, y: Double) {
         let t = Double(i) / behaviour.rate
-        let theta = 0.8 * sin(1.7 * t)
+        let theta = epoch == 0 ? 0.8 * sin(1.7 * t) : -1.2 + 0.1 * sin(t)
         return (t, 9.80665 * sin(theta), 9.80665 * cos(theta))
     }
 
@@ -199,10 +206,18 @@ final class StandInPhone: Sendable {
         }
         if let stopAfter = behaviour.stopAfterGets, number >= stopAfter { stop() }
         if behaviour.malformedAnswers.contains(number) { return "{\"buffer\": {\"accX\": [1.0, " }
-        let available = Int(Date().timeIntervalSince(start) * behaviour.rate) + 1
+        let restartedAt = counts.withLock { c -> Date? in
+            if let at = behaviour.restartAtGet, number >= at, c.restartedAt == nil { c.restartedAt = Date() }
+            return c.restartedAt
+        }
+        let epoch = restartedAt == nil ? 0 : 1
+        let session = epoch == 0 ? "a1b2c3" : "d4e5f6"
+        let measuring = !behaviour.pausedGets.contains(number)
+        var available = Int(Date().timeIntervalSince(restartedAt ?? start) * behaviour.rate) + 1
+        if !measuring { available = 0 }
         let columns: [String: (Int) -> Double] = [
-            "acc_time": { Self.parsed(self.sample($0).t) }, "accX": { self.sample($0).x },
-            "accY": { self.sample($0).y }, "accZ": { _ in 0 },
+            "acc_time": { Self.parsed(self.sample($0, epoch: epoch).t) }, "accX": { self.sample($0, epoch: epoch).x },
+            "accY": { self.sample($0, epoch: epoch).y }, "accZ": { _ in 0 },
         ]
         var buffers: [String] = []
         var sentIndices: Set<Int> = []
@@ -215,7 +230,7 @@ final class StandInPhone: Sendable {
             var indices: [Int]
             if value.isEmpty {
                 mode = "single"
-                indices = [available - 1]
+                indices = available > 0 ? [available - 1] : []
             } else if value == "full" {
                 mode = "full"
                 indices = Array(0..<available)
@@ -230,8 +245,8 @@ final class StandInPhone: Sendable {
             let values = indices.map { Self.phyphoxNumber(column($0)) }.joined(separator: ",")
             buffers.append("\"\(name)\":{\"size\":0,\"updateMode\":\"\(mode)\", \"buffer\":[\(values)]}")
         }
-        counts.withLock { c in for i in sentIndices { c.served[i, default: 0] += 1 } }
+        counts.withLock { c in for i in sentIndices { c.served[epoch * 1_000_000 + i, default: 0] += 1 } }
         return "{\"buffer\":{\n" + buffers.joined(separator: ",\n")
-            + "\n},\n\"status\":{\n\"session\":\"a1b2c3\", \"measuring\":true, \"timedRun\":false, \"countDown\":0\n}\n}\n"
+            + "\n},\n\"status\":{\n\"session\":\"\(session)\", \"measuring\":\(measuring), \"timedRun\":false, \"countDown\":0\n}\n}\n"
     }
 }

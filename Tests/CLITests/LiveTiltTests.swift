@@ -289,6 +289,10 @@ import Testing
         #expect(session.exitStatus(within: Patience.generous) == 0)
         let csv = try String(contentsOfFile: directory.path("live-tilt.csv"), encoding: .utf8)
         #expect(csv.contains(",0.5,-0.5\n"), "\(csv)")
+        // q stops a live run on purpose: the trace ends complete, and the CSV replays it exactly.
+        #expect(try Self.end(live) == "complete")
+        let diff = try Self.replayMatches(csv: directory.path("live-tilt.csv"), live: live, in: directory)
+        #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
     }
 
     /// The figures of a 10 s live run against the stand-in at 100 Hz, printed for the

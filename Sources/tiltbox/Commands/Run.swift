@@ -143,6 +143,9 @@ extension TiltboxCommand {
                 }
                 let csv = liveRecording.map { _ in LiveTiltRecording.csvPath(out: out, trace: trace) }
                 options.keysFromControllingTerminal = liveTilt == .standardInput
+                // As in `record`: q stops a live recording on purpose, so its trace ends `complete` where the
+                // CSV's replay ends.
+                options.quitCompletes = liveTilt != nil
                 if let liveRecording, let csv {
                     options.feed = liveRecording.feed
                     options.traceSource = plan.liveSource(csv: csv, frame: plan.tiltFrame)

@@ -164,6 +164,24 @@ import Testing
         #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
     }
 
+    @Test func aReadingBeyondTheGravityBoundIsSkippedSoTheCSVStillReplays() throws {
+        let phone = try StandInPhone(.init(hugeGets: Set(8..<40)))
+        let directory = try TemporaryDirectory()
+        let trace = directory.path("live.jsonl")
+        let result = try TiltboxBinary.run(
+            ["run", Self.scenario, "--tilt", phone.url, "--realtime", "--duration", "1", "--trace", trace, "-q"],
+            in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        let warnings = result.stderrLines.filter { $0.contains("warning") }
+        #expect(warnings.count == 1 && warnings[0].contains("a sample skipped: reading"), "\(result.stderr)")
+        let applied = try Self.gravities(trace)
+        #expect(
+            applied.allSatisfy { abs($0[0]) <= 1e6 && abs($0[1]) <= 1e6 },
+            "\(applied.max { abs($0[0]) < abs($1[0]) } ?? [])")
+        let diff = try Self.replayMatches(csv: directory.path("live-tilt.csv"), live: trace, in: directory)
+        #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
+    }
+
     @Test func aLinearAccelerationExperimentIsRefusedBeforeTheRun() throws {
         let phone = try StandInPhone(.init(source: "linear_acceleration"))
         let directory = try TemporaryDirectory()

@@ -41,6 +41,9 @@ final class StandInPhone: Sendable {
         var restartAtGet: Int?
         /// `/get` answers (counted from 1) saying `"measuring": false`, with no new samples.
         var pausedGets: Set<Int> = []
+        /// `/get` answers (counted from 1) whose x values are all 1e300 m/s² (finite, but
+        /// beyond any gravity a run accepts).
+        var hugeGets: Set<Int> = []
     }
 
     let behaviour: Behaviour
@@ -242,7 +245,8 @@ final class StandInPhone: Sendable {
                 indices = (0..<available).filter { reference($0) > threshold }
             }
             if name == "acc_time" { sentIndices.formUnion(indices) }
-            let values = indices.map { Self.phyphoxNumber(column($0)) }.joined(separator: ",")
+            let huge = name == "accX" && behaviour.hugeGets.contains(number)
+            let values = indices.map { Self.phyphoxNumber(huge ? 1e300 : column($0)) }.joined(separator: ",")
             buffers.append("\"\(name)\":{\"size\":0,\"updateMode\":\"\(mode)\", \"buffer\":[\(values)]}")
         }
         counts.withLock { c in for i in sentIndices { c.served[epoch * 1_000_000 + i, default: 0] += 1 } }

@@ -142,5 +142,11 @@ import Testing
             try HTTPGet.body(of: Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}".utf8))
         }
         #expect(throws: HTTPGetError.self) { try HTTPGet.body(of: Array("SSH-2.0-OpenSSH\r\n\r\n".utf8)) }
+        #expect(throws: HTTPGetError.self) {
+            try HTTPGet.body(of: Array("HTTP/1.1 200 OK\r\nContent-Length: -5\r\n\r\n{}".utf8))
+        }
+        #expect(throws: HTTPGetError.tooLarge) {
+            try HTTPGet.body(of: Array("HTTP/1.1 200 OK\r\nContent-Length: 9223372036854775807\r\n\r\n{}".utf8))
+        }
     }
 }

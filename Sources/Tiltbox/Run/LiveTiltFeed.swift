@@ -145,7 +145,18 @@ import Synchronization
         let t = session.time(ofStep: session.stepCount + 1)
         for note in notes { track.note("at t = \(NumberFormat.shortest(t)) s: \(note)") }
         if let sample {
-            session.scheduleGravityChange { track.apply(reading: sample.reading, at: $0) }
+            // The check a replay of the CSV applies to each sample: a reading it would refuse is skipped here.
+            let world = SampledGravityTrack.worldValue(sample.reading, orientation: track.orientation, g: track.g)
+            if let reason = GravityBound.readingViolation(sample.reading, world: world, g: track.g) {
+                track.note("at t = \(NumberFormat.shortest(t)) s: a sample skipped: \(reason)")
+                state.withLock {
+                    if $0.warnedKinds.insert("bound").inserted {
+                        $0.warnings.append("warning: \(label): a sample skipped: \(reason)")
+                    }
+                }
+            } else {
+                session.scheduleGravityChange { track.apply(reading: sample.reading, at: $0) }
+            }
         }
         return age
     }

@@ -141,14 +141,14 @@
         var data: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
-            if let expected = Self.expectedLength(data), data.count >= expected { return data }
+            if let expected = try Self.expectedLength(data), data.count >= expected { return data }
             guard try wait(fd, events: Int16(POLLIN)) else { throw .timeout }
             let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if n > 0 {
                 data += chunk[0..<n]
                 if data.count > Self.maxBytes { throw .tooLarge }
             } else if n == 0 {
-                if let expected = Self.expectedLength(data), data.count < expected { throw .closed }
+                if let expected = try Self.expectedLength(data), data.count < expected { throw .closed }
                 if Self.headerEnd(data) == nil { throw data.isEmpty ? .closed : .malformed("no end of headers") }
                 return data
             } else if errno != EINTR && errno != EAGAIN {
@@ -169,9 +169,12 @@
     }
 
     /// Headers plus `Content-Length`, when the headers are whole and give one.
-    static func expectedLength(_ data: [UInt8]) -> Int? {
-        guard let end = headerEnd(data), let length = header("content-length", in: data[..<end]) else { return nil }
-        return Int(length).map { end + $0 }
+    /// - Throws: `.malformed` for a length that is not a whole number ≥ 0, `.tooLarge` past `maxBytes`.
+    static func expectedLength(_ data: [UInt8]) throws(HTTPGetError) -> Int? {
+        guard let end = headerEnd(data), let text = header("content-length", in: data[..<end]) else { return nil }
+        guard let length = Int(text), length >= 0 else { throw .malformed("Content-Length '\(text.prefix(20))'") }
+        guard length <= maxBytes - end else { throw .tooLarge }
+        return end + length
     }
 
     static func header(_ name: String, in head: ArraySlice<UInt8>) -> String? {
@@ -198,7 +201,7 @@
             throw .malformed("transfer encoding '\(encoding)'")
         }
         var body = Array(data[end...])
-        if let expected = expectedLength(data) { body = Array(body.prefix(expected - end)) }
+        if let expected = try expectedLength(data) { body = Array(body.prefix(expected - end)) }
         return body
     }
 }

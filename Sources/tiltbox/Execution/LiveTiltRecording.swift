@@ -17,9 +17,13 @@ struct LiveTiltRecording {
     }
 
     /// A fresh track for a run (the first, or a restart of the live view): it starts at the
-    /// newest sample received, else pointing the way the scenario's `world.gravity` does.
+    /// newest sample received (when within the gravity bound), else pointing the way the
+    /// scenario's `world.gravity` does.
     func makeTrack(scenario: Scenario) -> LiveTiltTrack {
-        if let sample = feed.newestSample {
+        if let sample = feed.newestSample,
+            GravityBound.violation(
+                SampledGravityTrack.worldValue(sample.reading, orientation: frame.orientation, g: frame.g)) == nil
+        {
             return LiveTiltTrack(initialReading: sample.reading, orientation: frame.orientation, g: frame.g)
         }
         return LiveTiltTrack(initialGravity: scenario.world.gravity, orientation: frame.orientation, g: frame.g)

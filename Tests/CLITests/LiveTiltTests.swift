@@ -96,6 +96,23 @@ import Testing
         #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
     }
 
+    @Test func aPhoneThatDoesNotAnswerInTimeIsAGapWithOneWarning() throws {
+        let phone = try StandInPhone(.init(slowGets: [6]))
+        let directory = try TemporaryDirectory()
+        let trace = directory.path("live.jsonl")
+        let result = try TiltboxBinary.run(
+            ["run", Self.scenario, "--tilt", phone.url, "--realtime", "--duration", "3", "--trace", trace, "-q"],
+            in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Self.end(trace) == "complete")
+        let warnings = result.stderrLines.filter { $0.contains("warning") }
+        #expect(warnings.count == 1 && warnings[0].contains("no answer within the timeout"), "\(result.stderr)")
+        let text = try String(contentsOfFile: directory.path("live-tilt.csv"), encoding: .utf8)
+        #expect(text.contains("gap: no answer within the timeout") && text.contains("answers again"), "\(text)")
+        let diff = try Self.replayMatches(csv: directory.path("live-tilt.csv"), live: trace, in: directory)
+        #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
+    }
+
     @Test func aPhoneThatStopsMidRunIsSurvivedWithOneWarning() throws {
         let phone = try StandInPhone(.init(stopAfterGets: 20))
         let directory = try TemporaryDirectory()

@@ -44,6 +44,8 @@ final class StandInPhone: Sendable {
         /// `/get` answers (counted from 1) whose x values are all 1e300 m/s² (finite, but
         /// beyond any gravity a run accepts).
         var hugeGets: Set<Int> = []
+        /// `/get` requests (counted from 1) answered only after 1.5 s: past the client's 1 s wait.
+        var slowGets: Set<Int> = []
     }
 
     let behaviour: Behaviour
@@ -208,6 +210,7 @@ final class StandInPhone: Sendable {
             return c.gets
         }
         if let stopAfter = behaviour.stopAfterGets, number >= stopAfter { stop() }
+        if behaviour.slowGets.contains(number) { Thread.sleep(forTimeInterval: 1.5) }
         if behaviour.malformedAnswers.contains(number) { return "{\"buffer\": {\"accX\": [1.0, " }
         let restartedAt = counts.withLock { c -> Date? in
             if let at = behaviour.restartAtGet, number >= at, c.restartedAt == nil { c.restartedAt = Date() }

@@ -35,8 +35,8 @@
 }
 
 /// A plain HTTP/1.1 GET over a TCP socket, one connection per request
-/// (`Connection: close`), with a timeout on connecting and on each read, and a cap on the
-/// size of the answer. It is all a phone's remote-access server needs, and it never
+/// (`Connection: close`), with a timeout on connecting and on each read (and three times
+/// it for the whole answer), and a cap on the size of the answer. It is all a phone's remote-access server needs, and it never
 /// waits forever or reads without bound.
 @_spi(Tools) public struct HTTPGet: Sendable {
     /// The largest answer read, headers included: 1 MiB.
@@ -136,11 +136,14 @@
         }
     }
 
-    /// Reads until the peer closes or a `Content-Length` body is whole.
+    /// Reads until the peer closes or a `Content-Length` body is whole; a peer trickling
+    /// bytes gets at most `3 × timeout` in all.
     private func receive(on fd: Int32) throws(HTTPGetError) -> [UInt8] {
         var data: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        let deadline = Self.monotonicNow() + 3 * timeout
         while true {
+            if Self.monotonicNow() > deadline { throw .timeout }
             if let expected = try Self.expectedLength(data), data.count >= expected { return data }
             guard try wait(fd, events: Int16(POLLIN)) else { throw .timeout }
             let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
@@ -155,6 +158,12 @@
                 throw .closed
             }
         }
+    }
+
+    private static func monotonicNow() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     // MARK: - Parsing the answer

@@ -330,6 +330,23 @@ import Testing
         #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
     }
 
+    @Test func recordTakesRowsFromAPipeAndItsCSVReplaysIdentically() throws {
+        try #require(TmuxSession.isAvailable, "tmux is needed (make test installs it)")
+        let directory = try TemporaryDirectory()
+        let binary = try TiltboxBinary.url().path
+        let csv = directory.path("piped.csv"), live = directory.path("live.jsonl")
+        let session = try TmuxSession(
+            command:
+                "(printf 't,x,y\\n0,0,-1\\n'; sleep 0.5; printf '1,-0.5,-0.5\\n') | \(binary) record \(Self.scenario) --tilt - --out \(csv) --trace \(live) --duration 2 --exit-at-end",
+            columns: 200, directory: directory)
+        #expect(session.exitStatus(within: Patience.generous) == 0, "\((try? session.capture()) ?? "")")
+        #expect(try Self.end(live) == "complete")
+        let text = try String(contentsOfFile: csv, encoding: .utf8)
+        #expect(text.contains("recorded live from standard input") && text.contains(",-0.5,-0.5\n"), "\(text)")
+        let diff = try Self.replayMatches(csv: csv, live: live, in: directory)
+        #expect(diff.status == 0 && diff.stdout.contains("identical: 241 records"), "\(diff.stdout)\(diff.stderr)")
+    }
+
     /// The figures of a 10 s live run against the stand-in at 100 Hz, printed for the
     /// record: requests, samples received, the largest sample age seen by a frame, and
     /// whether the replay of its CSV is identical.

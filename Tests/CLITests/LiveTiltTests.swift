@@ -240,6 +240,24 @@ import Testing
         #expect(headless.status == 2 && headless.stderr.contains("add --realtime"), "\(headless.stderr)")
     }
 
+    @Test(arguments: [
+        (["--tilt", "-"], "drives a run as it goes: add --realtime"),
+        (["--tilt", "-", "--realtime", "--interpolate", "linear"], "--interpolate has no effect with --tilt -"),
+        (["--tilt", "phyphox://h", "--realtime", "--convention", "ios"], "phyphox is always in Android's convention"),
+        (["--tilt", "-", "--realtime", "--html", "p.html"], "--html is for runs that are not live"),
+        (["--tilt", "-", "--realtime", "--out", "-"], "--out needs a file name"),
+        (["--out", "x.csv"], "--out writes the gravity of a live --tilt"),
+        (["--tilt", "phyphox://h:0", "--realtime"], "phyphox://h:0: the port 0 is not in 1...65535"),
+    ])
+    func optionsALiveTiltCannotUseAreRefusedWithExitTwo(arguments: [String], message: String) throws {
+        let directory = try TemporaryDirectory()
+        let result = try TiltboxBinary.run(["run", Self.scenario] + arguments, in: directory)
+        #expect(result.status == 2)
+        #expect(result.stderrLines.first?.contains(message) == true, "\(result.stderr)")
+        let verify = try TiltboxBinary.run(["verify", "--against", "t.jsonl", "--tilt", "-"], in: directory)
+        #expect(verify.status == 2 && verify.stderr.contains("verify re-runs a recorded input"), "\(verify.stderr)")
+    }
+
     @Test func rowsOnStandardInputDriveTheRunAndBadRowsWarnOnce() throws {
         let directory = try TemporaryDirectory()
         let trace = directory.path("stdin.jsonl")

@@ -23,7 +23,11 @@ import Synchronization
         var newest: TiltSample?
         var newestReceivedAt: Double?
         var fresh = false
-        var notes: [String] = []
+        /// Notes for the CSV, each with the count of samples received when it was made, so
+        /// that a note and the sample applied in the same frame are written in the order they happened.
+        var notes: [(samplesBefore: Int, text: String)] = []
+        /// `samplesReceived` when `newest` was posted.
+        var newestSequence = 0
         var warnings: [String] = []
         var warnedKinds: Set<String> = []
         var inGap = false
@@ -50,6 +54,7 @@ import Synchronization
             $0.samplesReceived += samples.count
             if let last = samples.last {
                 $0.newest = last
+                $0.newestSequence = $0.samplesReceived
                 $0.newestReceivedAt = now
                 $0.fresh = true
             }
@@ -64,7 +69,7 @@ import Synchronization
         state.withLock {
             guard $0.inGap else { return }
             $0.inGap = false
-            $0.notes.append("\(label) answers again")
+            $0.notes.append(($0.samplesReceived, "\(label) answers again"))
         }
     }
 
@@ -75,7 +80,7 @@ import Synchronization
             if !$0.inGap {
                 $0.inGap = true
                 $0.gaps += 1
-                $0.notes.append("gap: \(reason); gravity held at the last sample")
+                $0.notes.append(($0.samplesReceived, "gap: \(reason); gravity held at the last sample"))
             }
             if $0.warnedKinds.insert(kind).inserted {
                 $0.warnings.append(
@@ -87,7 +92,7 @@ import Synchronization
     /// A note for the CSV and one warning of its `kind` (a restarted experiment, the end of the stream).
     public func notice(kind: String, _ text: String) {
         state.withLock {
-            $0.notes.append(text)
+            $0.notes.append(($0.samplesReceived, text))
             if $0.warnedKinds.insert(kind).inserted { $0.warnings.append("warning: \(label): \(text)") }
         }
     }
@@ -97,7 +102,7 @@ import Synchronization
         state.withLock {
             $0.badRows += 1
             if $0.badRows == 1 {
-                $0.notes.append("line \(line) of \(label) skipped: \(reason)")
+                $0.notes.append(($0.samplesReceived, "line \(line) of \(label) skipped: \(reason)"))
                 $0.warnings.append(
                     "warning: \(label) line \(line): \(reason); the row is skipped (further bad rows are skipped without a message)"
                 )
@@ -109,7 +114,7 @@ import Synchronization
     public func setMeasuring(_ measuring: Bool) {
         state.withLock {
             if $0.measuring && !measuring {
-                $0.notes.append("\(label) is not measuring (paused on the phone); gravity held")
+                $0.notes.append(($0.samplesReceived, "\(label) is not measuring (paused on the phone); gravity held"))
                 if $0.warnedKinds.insert("measuring").inserted {
                     $0.warnings.append(
                         "warning: \(label) is not measuring: press play in phyphox on the phone; gravity is held")
@@ -133,17 +138,23 @@ import Synchronization
     /// - Returns: the newest sample's age in seconds, `nil` before the first sample.
     @discardableResult
     public func pull(into session: RunSession, track: LiveTiltTrack, now: Double) -> Double? {
-        let (sample, notes, age) = state.withLock { s -> (TiltSample?, [String], Double?) in
+        let (sample, sequence, notes, age) = state.withLock {
+            s -> (TiltSample?, Int, [(samplesBefore: Int, text: String)], Double?) in
             let sample = s.fresh ? s.newest : nil
             s.fresh = false
             let notes = s.notes
             s.notes = []
             let age = s.newestReceivedAt.map { max(0, now - $0) }
             if let age { s.maxAge = max(s.maxAge, age) }
-            return (sample, notes, age)
+            return (sample, s.newestSequence, notes, age)
         }
         let t = session.time(ofStep: session.stepCount + 1)
-        for note in notes { track.note("at t = \(NumberFormat.shortest(t)) s: \(note)") }
+        func write(_ notes: ArraySlice<(samplesBefore: Int, text: String)>) {
+            for note in notes { track.note("at t = \(NumberFormat.shortest(t)) s: \(note.text)") }
+        }
+        // Notes made before the sample arrived go before its row, the others after it.
+        let before = sample == nil ? notes.count : notes.firstIndex { $0.samplesBefore >= sequence } ?? notes.count
+        write(notes[..<before])
         if let sample {
             // The check a replay of the CSV applies to each sample: a reading it would refuse is skipped here.
             let world = SampledGravityTrack.worldValue(sample.reading, orientation: track.orientation, g: track.g)
@@ -158,6 +169,7 @@ import Synchronization
                 session.scheduleGravityChange { track.apply(reading: sample.reading, at: $0) }
             }
         }
+        write(notes[before...])
         return age
     }
 

@@ -103,6 +103,7 @@ extension TiltboxCommand {
             }
             try hashesOption.validate(trace: trace, html: html)
             guard summaryJSON != "-" else { throw ValidationError("--summary-json needs a file name") }
+            guard out != "-" else { throw ValidationError("--out needs a file name: the CSV is a file to replay") }
             if frames != nil, realtime {
                 throw ValidationError(
                     "--frames has no effect with --realtime, which paces frames on the monotonic clock: give one of them"
@@ -122,6 +123,7 @@ extension TiltboxCommand {
         func run() throws {
             try OutputFolder.require(trace, option: "--trace")
             try OutputFolder.require(html, option: "--html")
+            try OutputFolder.require(out, option: "--out")
             let plan = try RunPlan.load(
                 scenarioPath: scenario, overrides: try overrideOptions.overrides(),
                 gravity: tiltOptions.gravityInput)

@@ -193,8 +193,9 @@ import Synchronization
         public var samplesReceived: Int
         /// The largest age of the newest sample seen by a frame, seconds.
         public var maxAge: Double
-        /// Gaps (a failing source) and bad rows.
+        /// Gaps: times the source stopped answering properly (each begins with a CSV comment).
         public var gaps: Int
+        /// Bad rows of a stream, skipped.
         public var badRows: Int
     }
 

@@ -26,12 +26,12 @@ import Foundation
 
     /// Starts reading on a thread of its own.
     public func start() {
-        let thread = Thread { [self] in read() }
+        let thread = Thread { [self] in readRows() }
         thread.name = "tiltbox-stdin"
         thread.start()
     }
 
-    private func read() {
+    private func readRows() {
         var parser = TiltStreamParser(orientation: orientation, g: g)
         var pending: [UInt8] = []
         var skippingLongLine = false
@@ -46,7 +46,7 @@ import Foundation
             }
         }
         while !feed.isStopped {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
             if n <= 0 {
                 if !pending.isEmpty && !skippingLongLine { handle(pending[...]) }

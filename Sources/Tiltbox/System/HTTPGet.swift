@@ -59,17 +59,17 @@
     /// Fetches `target` (a path with its query, such as `/get?accX=full`) and returns the body
     /// of a 200 answer (a `Content-Length` body, or everything up to the close).
     public func get(_ target: String) throws(HTTPGetError) -> [UInt8] {
-        let fd = try connect()
+        let fd = try openConnection()
         defer { close(fd) }
         let request =
             "GET \(target) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\nAccept: application/json\r\n\r\n"
-        try send(Array(request.utf8), on: fd)
+        try sendAll(Array(request.utf8), on: fd)
         return try Self.body(of: try receive(on: fd))
     }
 
     // MARK: - Socket
 
-    private func connect() throws(HTTPGetError) -> Int32 {
+    private func openConnection() throws(HTTPGetError) -> Int32 {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         #if canImport(Glibc)
@@ -90,7 +90,7 @@
             if fd < 0 { continue }
             let flags = fcntl(fd, F_GETFL, 0)
             _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
-            var result = Glibc.connect(fd, address.pointee.ai_addr, address.pointee.ai_addrlen)
+            var result = connect(fd, address.pointee.ai_addr, address.pointee.ai_addrlen)
             if result != 0 && errno == EINPROGRESS {
                 if try wait(fd, events: Int16(POLLOUT)) {
                     var code: Int32 = 0
@@ -121,11 +121,11 @@
         }
     }
 
-    private func send(_ bytes: [UInt8], on fd: Int32) throws(HTTPGetError) {
+    private func sendAll(_ bytes: [UInt8], on fd: Int32) throws(HTTPGetError) {
         var sent = 0
         while sent < bytes.count {
             guard try wait(fd, events: Int16(POLLOUT)) else { throw .timeout }
-            let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if n > 0 {
                 sent += n
             } else if n < 0 && (errno == EINTR || errno == EAGAIN) {

@@ -256,6 +256,8 @@ import Testing
         #expect(result.stderrLines.first?.contains(message) == true, "\(result.stderr)")
         let verify = try TiltboxBinary.run(["verify", "--against", "t.jsonl", "--tilt", "-"], in: directory)
         #expect(verify.status == 2 && verify.stderr.contains("verify re-runs a recorded input"), "\(verify.stderr)")
+        let tilt = try TiltboxBinary.run(["tilt", "phyphox://h"], in: directory)
+        #expect(tilt.status == 2 && tilt.stderr.contains("is a live source"), "\(tilt.stderr)")
     }
 
     @Test func rowsOnStandardInputDriveTheRunAndBadRowsWarnOnce() throws {

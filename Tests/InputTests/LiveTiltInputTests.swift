@@ -149,4 +149,52 @@ import Testing
             try HTTPGet.body(of: Array("HTTP/1.1 200 OK\r\nContent-Length: 9223372036854775807\r\n\r\n{}".utf8))
         }
     }
+
+    /// Every byte of a valid answer (and of a valid HTTP answer and streamed rows) changed,
+    /// dropped or cut off, and random bytes by a seeded SplitMix64: each is an answer or a
+    /// located error, never a trap (a trap would end the test process).
+    @Test func mutatedAnswersAreErrorsOrAnswersNeverATrap() throws {
+        let answer = Array(
+            """
+            {"buffer":{"accX":{"size":0,"updateMode":"partial","buffer":[9.80665E0,null]},
+            "accY":{"size":0,"updateMode":"full","buffer":[0E0,1E0]},"accZ":{"buffer":[1,2]},
+            "acc_time":{"buffer":[1.01E0,1.02E0]}},"status":{"session":"a","measuring":false}}
+            """.utf8)
+        let http = Array("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX: y\r\n\r\n{}".utf8)
+        let rows = Array("t,x,y,z\n0,0,-1,0\n1,0.5,-0.5,0\n".utf8)
+        let extremes: [UInt8] = Array("0-e9.,\"{}[]|\r\n".utf8) + [0, 0xFF]
+        var state: UInt64 = 0x5EED
+        func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        func mutations(of bytes: [UInt8]) -> [[UInt8]] {
+            var out: [[UInt8]] = []
+            for i in bytes.indices {
+                var changed = bytes
+                changed[i] = extremes[Int(next() % UInt64(extremes.count))]
+                out.append(changed)
+                var dropped = bytes
+                dropped.remove(at: i)
+                out.append(dropped)
+                out.append(Array(bytes[..<i]))
+            }
+            for _ in 0..<200 { out.append((0..<Int(next() % 64)).map { _ in UInt8(truncatingIfNeeded: next()) }) }
+            return out
+        }
+        var accepted = 0
+        for bytes in mutations(of: answer) {
+            if (try? PhyphoxRemote.answer(fromGet: bytes, buffers: Self.buffers, place: "p")) != nil { accepted += 1 }
+            _ = try? PhyphoxRemote.buffers(fromConfig: bytes, place: "p")
+        }
+        for bytes in mutations(of: http) { _ = try? HTTPGet.body(of: bytes) }
+        var parser = TiltStreamParser(orientation: .landscapeLeft, g: 980)
+        for bytes in mutations(of: rows) {
+            for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") { _ = parser.feed(line) }
+        }
+        #expect(accepted > 0, "no mutation was accepted: the mutations never reached the sample reading")
+    }
 }

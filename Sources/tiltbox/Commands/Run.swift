@@ -31,7 +31,7 @@ extension TiltboxCommand {
         @Option(
             name: .long,
             help: ArgumentHelp(
-                "With a live --tilt (- or phyphox://): write the gravity applied as a Tiltbox CSV to FILE (default: beside the trace, FILE-tilt.csv, else live-tilt.csv); replaying it gives the same trace.",
+                "With a live --tilt (- or phyphox://): write the gravity applied as a Tiltbox CSV to FILE (default: beside the trace, as NAME-tilt.csv for NAME.jsonl, else live-tilt.csv); replaying it gives the same trace.",
                 valueName: "FILE"))
         var out: String?
 

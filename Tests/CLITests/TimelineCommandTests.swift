@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+/// A scenario's `timeline` (docs/formats.md §8) through the binary: a bad action gets one
+/// located line and exit 2 from `validate` and `run`; a good one is checked by `validate`,
+/// and refused by `run` with exit 2 until the engine can apply it (never run without it).
+@Suite struct TimelineCommandTests {
+    static let ball = #"{"id": "ball", "position": [240, 300], "shapes": [{"circle": {"radius": 8}, "mass": 1}]}"#
+
+    static func scenario(_ timeline: String) -> String {
+        BadBody.with(#""crates": [{"id": "c", "position": [100, 100]}], "duration": 2, "timeline": \#(timeline)"#)
+    }
+
+    static let bad: [BadBody] = [
+        BadBody(
+            name: "timeline-remove-twice",
+            json: scenario(#"[{"t": 0.5, "remove": "c"}, {"t": 1, "remove": "c"}]"#),
+            path: "timeline[1].remove",
+            says: #"no body "c" is present at step 120 (t = 1): removed at step 60 (t = 0.5) by timeline[0]"#),
+        BadBody(
+            name: "timeline-spawned-id-clash",
+            json: scenario(
+                #"[{"t": 0, "every": 0.5, "count": 2, "spawn": \#(ball)}, {"t": 1, "spawn": {"id": "ball#1", "position": [240, 300], "shapes": [{"circle": {"radius": 8}, "mass": 1}]}}]"#
+            ),
+            path: "timeline[1].spawn.id", says: #"duplicate id "ball#1""#),
+        BadBody(
+            name: "timeline-after-the-end", json: scenario(#"[{"t": 3, "remove": "c"}]"#), path: "timeline[0].t",
+            says: "after the run's last step 240"),
+        BadBody(
+            name: "timeline-infinite-time", json: scenario(#"[{"t": 1e999, "remove": "c"}]"#), path: "timeline[0].t",
+            says: "too large"),
+    ]
+
+    @Test(arguments: bad)
+    func aBadTimelineExitsTwoWithOneLocatedLine(_ bad: BadBody) throws {
+        try BadBodyTests().everyBadBodyExitsTwoNamingTheFieldPathBeforeChipmunkSeesIt(bad)
+    }
+
+    @Test func validateChecksATimelineAndRunRefusesItRatherThanIgnoringIt() throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write(
+            "emitter.json", Self.scenario(#"[{"t": 0, "every": 0.5, "count": 3, "spawn": \#(Self.ball)}]"#))
+        let validate = try TiltboxBinary.run(["validate", file], in: directory)
+        #expect(validate.status == 0, "validate: \(validate.stderr)")
+        #expect(validate.stdout.contains("; timeline: 3 actions"), "validate: \(validate.stdout)")
+        let run = try TiltboxBinary.run(["run", file, "--view", "none", "--trace", "out.jsonl"], in: directory)
+        #expect(run.status == 2, "run exited \(run.status): \(run.stderr)")
+        #expect(
+            run.stderrLines == [
+                "\(file): timeline: a timeline is checked (tiltbox validate) but cannot be run by this build yet; remove \"timeline\" to run the scenario without it"
+            ])
+        #expect(!FileManager.default.fileExists(atPath: directory.path("out.jsonl")))
+    }
+}

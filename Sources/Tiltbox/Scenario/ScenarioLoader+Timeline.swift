@@ -217,7 +217,9 @@ extension ScenarioLoader {
             case .errorBias: bounds = .closed(0, 1)
             case .rate: bounds = .magnitude(limits.maxAngularVelocity)
             case .restLength: bounds = .nonNegative(max: limits.maxCoordinate)
-            case .restAngle, .phase, .min, .max: bounds = .magnitude(limits.maxAngle)
+            case .restAngle, .phase: bounds = .magnitude(limits.maxAngle)
+            // A slide's distances or a rotaryLimit's angles: the joint's kind decides (`walk`).
+            case .min, .max: bounds = .magnitude(limits.maxCoordinate)
             case .stiffness, .damping: bounds = spring
             case .ratio: bounds = .magnitude(limits.maxGearRatio)
             }
@@ -410,6 +412,16 @@ extension ScenarioLoader {
                         at: valueNode, object.path("setJoint") + "." + parameter.rawValue,
                         "joint \"\(setting.joint)\" is a \(joint.kind.rawValue) joint, which has no \"\(parameter.rawValue)\""
                     )
+                }
+                // The same ranges as in `joints`: a slide's distances in [0, 1e7], a rotaryLimit's angles within ±1e6.
+                let range = joint.kind == .slide ? (0.0, limits.maxCoordinate) : (-limits.maxAngle, limits.maxAngle)
+                for (parameter, value) in setting.values
+                where (parameter == .min || parameter == .max) && !(range.0...range.1).contains(value) {
+                    let valueNode = object["setJoint"]?[parameter.rawValue] ?? node
+                    throw object.reader.error(
+                        at: valueNode, object.path("setJoint") + "." + parameter.rawValue,
+                        "must be in [\(NumberFormat.shortest(range.0)), \(NumberFormat.shortest(range.1))] "
+                            + "for a \(joint.kind.rawValue) joint (got \(NumberFormat.shortest(value)))")
                 }
             }
         }

@@ -18,8 +18,8 @@ internal import CChipmunk
 public final class Body {
     /// The body's id (unique within a world).
     public let id: String
-    /// Dynamic, kinematic or static (a crate is dynamic).
-    public let type: BodyType
+    /// Dynamic, kinematic or static (a crate is dynamic); changed by `World.setBody` (`cpBodySetType`).
+    public internal(set) var type: BodyType
     /// `crate` for a body built the crate way, else `body`: how messages name it
     /// (`BodyDefinition.kind`).
     public let kind: String

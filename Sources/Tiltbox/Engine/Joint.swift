@@ -43,6 +43,8 @@ struct JointEnds {
 final class Joint {
     /// The joint's kind and parameters, as the scenario gave them.
     let parameters: JointParameters
+    /// The joint's `id` (docs/formats.md §8), `nil` when the scenario gave none.
+    let id: String?
     let a: JointEnd
     let b: JointEnd
     let space: Space
@@ -55,6 +57,7 @@ final class Joint {
     /// the distance and `cpPivotJointNew` converts the world anchor with them.
     init(spec: JointSpec, a: JointEnd, b: JointEnd, space: Space) {
         self.parameters = spec.parameters
+        self.id = spec.id
         self.a = a
         self.b = b
         self.space = space

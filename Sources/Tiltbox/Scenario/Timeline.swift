@@ -170,46 +170,8 @@ public struct BodySetting: Sendable, Equatable {
 
 /// `setJoint`: new values for a joint's parameters, each through its Chipmunk setter.
 public struct JointSetting: Sendable, Equatable {
-    /// One parameter a `setJoint` may change.
-    public enum Parameter: String, Sendable, CaseIterable {
-        /// `cpConstraintSetMaxForce` (any joint).
-        case maxForce
-        /// `cpConstraintSetErrorBias` (any joint).
-        case errorBias
-        /// `cpConstraintSetMaxBias` (any joint).
-        case maxBias
-        /// `cpSimpleMotorSetRate`.
-        case rate
-        /// `cpDampedSpringSetRestLength`.
-        case restLength
-        /// `cpDampedRotarySpringSetRestAngle`.
-        case restAngle
-        /// `cpDampedSpringSetStiffness` or `cpDampedRotarySpringSetStiffness`.
-        case stiffness
-        /// `cpDampedSpringSetDamping` or `cpDampedRotarySpringSetDamping`.
-        case damping
-        /// `cpSlideJointSetMin` or `cpRotaryLimitJointSetMin`.
-        case min
-        /// `cpSlideJointSetMax` or `cpRotaryLimitJointSetMax`.
-        case max
-        /// `cpGearJointSetPhase`.
-        case phase
-        /// `cpGearJointSetRatio`.
-        case ratio
-
-        /// The joint kinds that have this parameter (every kind for the common three).
-        public var kinds: [JointKind] {
-            switch self {
-            case .maxForce, .errorBias, .maxBias: return JointKind.allCases
-            case .rate: return [.simpleMotor]
-            case .restLength: return [.dampedSpring]
-            case .restAngle: return [.dampedRotarySpring]
-            case .stiffness, .damping: return [.dampedSpring, .dampedRotarySpring]
-            case .min, .max: return [.slide, .rotaryLimit]
-            case .phase, .ratio: return [.gear]
-            }
-        }
-    }
+    /// One parameter a `setJoint` may change (`JointSetter`).
+    public typealias Parameter = JointSetter
 
     /// The joint's id.
     public var joint: String

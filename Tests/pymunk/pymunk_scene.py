@@ -29,6 +29,10 @@ Input (JSON file, every number a hex float string as Swift's "%a" writes it):
   or null (then at the centre of gravity, in body coordinates)}, {"set": {"body": ID, "position", "angle",
   "velocity", "angularVelocity", "type"}} (each optional, in that order, then activate). Records list the
   bodies present, in trace order (start bodies, then spawned ones in order of appearance).
+  Joints: "jointIDs" (the start joints' ids, null for none), {"joint": joint as in pymunk_joints.py but with
+  "a"/"b" ids or "static", "id": ID}, {"removeJoint": ID}, {"setJoint": ID, "values": [[name, value], ...]}
+  (pymunk's max_force, error_bias, max_bias, rate, rest_length, rest_angle, stiffness, damping, min, max, phase,
+  ratio).
 Output: one line per recorded step (0, every K-th, the last): the step number, then
 each body's x y angle vx vy w as float.hex (crates, then bodies; x y is the body's
 origin, cpBodyGetPosition), space separated.
@@ -118,6 +122,7 @@ def main(path):
             values += [p.x.hex(), p.y.hex(), b.angle.hex(), v.x.hex(), v.y.hex(), b.angular_velocity.hex()]
         out.write(" ".join(values) + "\n")
 
+    joint_ids = {name: made for name, made in zip(scene.get("jointIDs", []), joints) if name is not None}
     ids = scene.get("ids", [])
     by_id = dict(zip(ids, bodies))
     actions = scene.get("timeline", [])
@@ -138,6 +143,21 @@ def main(path):
                     space.remove(shape)
                 space.remove(body)
                 bodies.remove(body)
+        elif "joint" in action:
+            joint = dict(action["joint"])
+            for end in ("a", "b"):
+                joint[end] = -1 if joint[end] == "static" else bodies.index(by_id[joint[end]])
+            made = pymunk_joints.add(space, bodies, [joint])[0]
+            joints.append(made)
+            joint_ids[action["id"]] = made
+        elif "removeJoint" in action:
+            made = joint_ids.pop(action["removeJoint"])
+            space.remove(made)
+            joints.remove(made)
+        elif "setJoint" in action:
+            made = joint_ids[action["setJoint"]]
+            for name, value in action["values"]:
+                setattr(made, SETTERS[name], f(value))
         elif "impulse" in action:
             body = by_id[action["body"]]
             j = (f(action["impulse"][0]), f(action["impulse"][1]))
@@ -177,6 +197,11 @@ def main(path):
         reached = n + 1
         if reached % every == 0 or reached == len(steps):
             emit(reached)
+
+
+SETTERS = {"maxForce": "max_force", "errorBias": "error_bias", "maxBias": "max_bias", "rate": "rate",
+           "restLength": "rest_length", "restAngle": "rest_angle", "stiffness": "stiffness", "damping": "damping",
+           "min": "min", "max": "max", "phase": "phase", "ratio": "ratio"}
 
 
 def add_body(space, spec):

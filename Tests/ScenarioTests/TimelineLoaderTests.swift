@@ -172,6 +172,21 @@ import Testing
         #expect(loadError(Self.text(timeline))?.description == message)
     }
 
+    @Test func aSetJointStiffnessIsHeldToTheSpringStepBoundOfJoints() throws {
+        // The crate (mass 1, 32 × 32) on a spring to the world at 120 Hz: k = 1 + 0 (anchors at the centre).
+        let spring =
+            #"{"t": 0, "joint": {"id": "s", "dampedSpring": {"a": "c", "b": "static", "anchorA": [0, 0], "anchorB": [100, 150], "restLength": 10, "stiffness": 10, "damping": 1}}}"#
+        #expect(
+            loadError(Self.text("[\(spring), {\"t\": 1, \"setJoint\": {\"joint\": \"s\", \"stiffness\": 57600}}]"))
+                == nil)
+        let error = loadError(
+            Self.text("[\(spring), {\"t\": 1, \"setJoint\": {\"joint\": \"s\", \"stiffness\": 57601}}]"))
+        #expect(error?.path == "timeline[1].setJoint.stiffness")
+        #expect(
+            error?.reason.hasPrefix("57601 is stiffer than one step can integrate") == true,
+            "\(String(describing: error))")
+    }
+
     @Test func aBodySpawnedAfterAnotherIsRemovedMayTakeANewID() throws {
         // A body spawned, removed, and another spawned under a new id: accepted.
         let scenario = try loadScenario(

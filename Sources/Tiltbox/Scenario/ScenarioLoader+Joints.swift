@@ -376,7 +376,7 @@ extension ScenarioLoader {
     /// `k` from the bodies' masses and moments; blamed on `stiffness`. `damping` needs no such
     /// bound: Chipmunk applies it implicitly (`1 − exp(−damping·dt·k)` of the relative velocity
     /// removed per step, never more than all of it).
-    private static func checkSpringStep(
+    static func checkSpringStep(
         _ kind: JointParameters, _ object: ObjectReader, a: JointTargets.Target,
         b: JointTargets.Target, dt: Double
     ) throws(InputError) {

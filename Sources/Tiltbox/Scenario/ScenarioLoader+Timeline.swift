@@ -99,7 +99,7 @@ extension ScenarioLoader {
             entries[index].action = .joint(try timelineJoint(node, object: object, top: top, targets: targets, dt: dt))
         }
         let timeline = Timeline(entries: entries)
-        try walk(timeline, objects: objects, scenario: scenario)
+        try walk(timeline, objects: objects, scenario: scenario, targets: targets)
         return timeline
     }
 
@@ -255,7 +255,9 @@ extension ScenarioLoader {
 
     /// Applies every occurrence to a census of present bodies and joints, refusing the first
     /// action that names something absent or cannot work.
-    private static func walk(_ timeline: Timeline, objects: [ObjectReader], scenario: Scenario) throws(InputError) {
+    private static func walk(
+        _ timeline: Timeline, objects: [ObjectReader], scenario: Scenario, targets: JointTargets
+    ) throws(InputError) {
         let dt = scenario.timestep.dt
         var bodies: [String: PresentBody] = [:]
         var everUsed = Set<String>(["static"])
@@ -269,8 +271,9 @@ extension ScenarioLoader {
             everUsed.insert(body.id)
         }
         // Joints present: id (or nil) and ends, in the order added.
-        var joints: [(id: String?, kind: JointKind, a: JointBody, b: JointBody)] = scenario.joints.map {
-            ($0.id, $0.kind, $0.a, $0.b)
+        var joints: [(id: String?, kind: JointKind, a: JointBody, b: JointBody, spec: JointSpec)] = scenario.joints.map
+        {
+            ($0.id, $0.kind, $0.a, $0.b, $0)
         }
         var everJoint = Set(scenario.joints.compactMap(\.id))
         // Where each body left or joint was removed, for messages.
@@ -392,7 +395,7 @@ extension ScenarioLoader {
                     guard case .body(let id) = end else { continue }
                     guard bodies[id] != nil else { throw absent(id, node, object.path("joint")) }
                 }
-                joints.append((joint.id, joint.kind, joint.a, joint.b))
+                joints.append((joint.id, joint.kind, joint.a, joint.b, joint))
                 if let id = joint.id { gone["joint:" + id] = nil }
             case .removeJoint(let id):
                 let node = object["removeJoint"] ?? object.node
@@ -403,9 +406,10 @@ extension ScenarioLoader {
                 gone["joint:" + id] = "removed at \(when) by \(here)"
             case .setJoint(let setting):
                 let node = object["setJoint"]?["joint"] ?? object.node
-                guard let joint = joints.first(where: { $0.id == setting.joint }) else {
+                guard let jointIndex = joints.firstIndex(where: { $0.id == setting.joint }) else {
                     throw absent(setting.joint, node, object.path("setJoint") + ".joint", "joint")
                 }
+                let joint = joints[jointIndex]
                 for (parameter, _) in setting.values where !parameter.kinds.contains(joint.kind) {
                     let valueNode = object["setJoint"]?[parameter.rawValue] ?? node
                     throw object.reader.error(
@@ -423,6 +427,22 @@ extension ScenarioLoader {
                         "must be in [\(NumberFormat.shortest(range.0)), \(NumberFormat.shortest(range.1))] "
                             + "for a \(joint.kind.rawValue) joint (got \(NumberFormat.shortest(value)))")
                 }
+                // A new stiffness meets the spring step bound of `joints` (with the bodies' masses at start or spawn).
+                guard let stiffness = setting.values.last(where: { $0.parameter == .stiffness })?.value,
+                    let setObject = try objects[occurrence.entry].object("setJoint", keys: setJointKeys)
+                else { continue }
+                var spec = joint.spec
+                switch spec.parameters {
+                case .dampedSpring(let anchorA, let anchorB, let rest, _, let damping):
+                    spec.parameters = .dampedSpring(
+                        anchorA: anchorA, anchorB: anchorB, restLength: rest, stiffness: stiffness, damping: damping)
+                case .dampedRotarySpring(let rest, _, let damping):
+                    spec.parameters = .dampedRotarySpring(restAngle: rest, stiffness: stiffness, damping: damping)
+                default:
+                    break
+                }
+                try checkSpringStep(spec.parameters, setObject, a: targets[spec.a], b: targets[spec.b], dt: dt)
+                joints[jointIndex].spec = spec
             }
         }
     }

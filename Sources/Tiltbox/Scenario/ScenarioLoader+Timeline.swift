@@ -93,7 +93,14 @@ extension ScenarioLoader {
             objects.append(object)
         }
         // Joints name spawned bodies too: read them now that every spawn is known.
-        let targets = JointTargets(bodies: scenario.bodyDefinitions + spawnDefinitions)
+        // (Only when an action needs them: a timeline of 100 000 spawns without joints skips the table.)
+        let needsTargets = entries.contains {
+            switch $0.action {
+            case .joint, .setJoint: return true
+            default: return false
+            }
+        }
+        let targets = JointTargets(bodies: needsTargets ? scenario.bodyDefinitions + spawnDefinitions : [])
         for (index, object) in objects.enumerated() {
             guard case .joint = entries[index].action, let node = object["joint"] else { continue }
             entries[index].action = .joint(try timelineJoint(node, object: object, top: top, targets: targets, dt: dt))
@@ -271,10 +278,8 @@ extension ScenarioLoader {
             everUsed.insert(body.id)
         }
         // Joints present: id (or nil) and ends, in the order added.
-        var joints: [(id: String?, kind: JointKind, a: JointBody, b: JointBody, spec: JointSpec)] = scenario.joints.map
-        {
-            ($0.id, $0.kind, $0.a, $0.b, $0)
-        }
+        var joints = JointCensus()
+        for joint in scenario.joints { joints.add(joint) }
         var everJoint = Set(scenario.joints.compactMap(\.id))
         // Where each body left or joint was removed, for messages.
         var gone: [String: String] = [:]
@@ -310,8 +315,11 @@ extension ScenarioLoader {
         for occurrence in timeline.occurrences(dt: dt) {
             let entry = timeline.entries[occurrence.entry]
             let object = objects[occurrence.entry]
-            let when = "step \(occurrence.step) (t = \(NumberFormat.shortest(entry.time(occurrence.repetition))))"
-            let here = "timeline[\(occurrence.entry)]"
+            // Made only for a message: the walk may take a million actions.
+            var when: String {
+                "step \(occurrence.step) (t = \(NumberFormat.shortest(entry.time(occurrence.repetition))))"
+            }
+            var here: String { "timeline[\(occurrence.entry)]" }
             func absent(_ id: String, _ node: JSONNode, _ path: String, _ what: String = "body") -> InputError {
                 var reason = "no \(what) \"\(id)\" is present at \(when)"
                 if let left = gone[what + ":" + id] {
@@ -324,12 +332,8 @@ extension ScenarioLoader {
                 return object.reader.error(at: node, path, reason)
             }
             func removeJoints(of id: String) {
-                joints.removeAll { joint in
-                    guard joint.a == .body(id) || joint.b == .body(id) else { return false }
-                    if let jointID = joint.id {
-                        gone["joint:" + jointID] = "removed with body \"\(id)\" at \(when) by \(here)"
-                    }
-                    return true
+                for jointID in joints.removeJoints(of: id) {
+                    gone["joint:" + jointID] = "removed with body \"\(id)\" at \(when) by \(here)"
                 }
             }
             switch entry.action {
@@ -395,21 +399,21 @@ extension ScenarioLoader {
                     guard case .body(let id) = end else { continue }
                     guard bodies[id] != nil else { throw absent(id, node, object.path("joint")) }
                 }
-                joints.append((joint.id, joint.kind, joint.a, joint.b, joint))
+                joints.add(joint)
                 if let id = joint.id { gone["joint:" + id] = nil }
             case .removeJoint(let id):
                 let node = object["removeJoint"] ?? object.node
-                guard let index = joints.firstIndex(where: { $0.id == id }) else {
+                guard let index = joints.index(of: id) else {
                     throw absent(id, node, object.path("removeJoint"), "joint")
                 }
                 joints.remove(at: index)
                 gone["joint:" + id] = "removed at \(when) by \(here)"
             case .setJoint(let setting):
                 let node = object["setJoint"]?["joint"] ?? object.node
-                guard let jointIndex = joints.firstIndex(where: { $0.id == setting.joint }) else {
+                guard let jointIndex = joints.index(of: setting.joint) else {
                     throw absent(setting.joint, node, object.path("setJoint") + ".joint", "joint")
                 }
-                let joint = joints[jointIndex]
+                let joint = joints.entries[jointIndex]
                 for (parameter, _) in setting.values where !parameter.kinds.contains(joint.kind) {
                     let valueNode = object["setJoint"]?[parameter.rawValue] ?? node
                     throw object.reader.error(
@@ -442,8 +446,50 @@ extension ScenarioLoader {
                     break
                 }
                 try checkSpringStep(spec.parameters, setObject, a: targets[spec.a], b: targets[spec.b], dt: dt)
-                joints[jointIndex].spec = spec
+                joints.entries[jointIndex].spec = spec
             }
         }
+    }
+}
+
+/// The joints present during the walk before the run, by id and by the bodies they hold, so
+/// each action costs the same however many joints there are.
+private struct JointCensus {
+    struct Entry {
+        var spec: JointSpec
+        var present = true
+        var id: String? { spec.id }
+        var kind: JointKind { spec.kind }
+    }
+    var entries: [Entry] = []
+    private var byID: [String: Int] = [:]
+    private var byBody: [String: [Int]] = [:]
+
+    mutating func add(_ spec: JointSpec) {
+        let index = entries.count
+        entries.append(Entry(spec: spec))
+        if let id = spec.id { byID[id] = index }
+        for end in [spec.a, spec.b] {
+            if case .body(let body) = end { byBody[body, default: []].append(index) }
+        }
+    }
+
+    /// The present joint `id`'s index in `entries`.
+    func index(of id: String) -> Int? { byID[id] }
+
+    mutating func remove(at index: Int) {
+        entries[index].present = false
+        if let id = entries[index].id { byID[id] = nil }
+    }
+
+    /// Removes every present joint holding `body`, in the order they were added; their ids.
+    mutating func removeJoints(of body: String) -> [String] {
+        guard let indices = byBody.removeValue(forKey: body) else { return [] }
+        var ids: [String] = []
+        for index in indices where entries[index].present {
+            remove(at: index)
+            if let id = entries[index].id { ids.append(id) }
+        }
+        return ids
     }
 }

@@ -30,6 +30,9 @@ public final class World {
     /// For each body in trace order, the distance from its origin to its farthest shape point.
     var reaches: [Double]
     private let dt: Double
+    /// Bodies and joints by id, built at the first change between steps (`World+Changes`);
+    /// `nil` for a world that never changes, so building one costs nothing more.
+    var changeIndex: WorldChangeIndex?
 
     /// The largest magnitude any state value may reach before the world counts as
     /// diverged. Beyond it the next step could overflow to infinity inside Chipmunk,

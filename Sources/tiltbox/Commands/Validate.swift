@@ -74,7 +74,7 @@ extension TiltboxCommand {
                     let actions = scenario.timeline.entries.reduce(0) { $0 + $1.count }
                     line += "; timeline: \(PeopleText.count(actions, "action"))"
                 }
-                if let tilt = try plan.resolveInput().tilt {
+                if let tilt = try plan.resolve().tilt {
                     line += "; tilt \(tilt.source): \(tilt.summary), \(plan.tiltFrame.orientation.rawValue)"
                 }
                 return line

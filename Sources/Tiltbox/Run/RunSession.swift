@@ -130,6 +130,8 @@ public final class RunSession {
     private var pendingEveryStepEvents: [TraceEvent] = []
     /// The joints at start, before the timeline's step-0 actions: the trace header's `joints`.
     private let startJointOutlines: [JointOutline]
+    /// Changes queued during the current step, applied after it (`afterStep(reached:)`).
+    private var postStepQueue: [PostStepChange] = []
 
     /// A session without a trace (the digest is still computed).
     ///
@@ -430,15 +432,40 @@ public final class RunSession {
         for event in player!.apply(step: n, to: world) { queue(event) }
     }
 
+    /// Queues `change` for the post-step slot of the step being taken: what a collision handler
+    /// (a rule's action) calls during `cpSpaceStep`, where the world must not change.
+    func enqueueAfterStep(_ change: PostStepChange) {
+        postStepQueue.append(change)
+    }
+
     /// The post-step slot of step `reached − 1` (docs/formats.md §8 (5) and (6)): called after
-    /// each `cpSpaceStep`, before the actions due at `reached`. The changes made here belong to
-    /// state `reached`; each is queued with `queue(_:)` as an event of step `reached`. Rule
-    /// actions queued during the step, in the order Chipmunk called the handlers, then culling,
-    /// go here (neither exists yet: the slot does nothing).
-    private func afterStep(reached: Int) {}
+    /// each `cpSpaceStep`, before the actions due at `reached`. (5) applies the changes queued
+    /// during the step (`enqueueAfterStep`), in the order queued; (6) culling is to come after
+    /// them. The changes belong to state `reached`: their events are stamped with step `reached`.
+    private func afterStep(reached: Int) {
+        guard !postStepQueue.isEmpty else { return }
+        let changes = postStepQueue
+        postStepQueue.removeAll(keepingCapacity: true)
+        for change in changes {
+            switch change {
+            case .remove(let id, let reason):
+                guard world.hasBody(id) else { continue } // removed earlier in this queue
+                removeBody(id, reason: reason, step: reached)
+            case .impulse(let impulse):
+                guard world.hasBody(impulse.body) else { continue }
+                world.applyImpulse(toBody: impulse.body, impulse: impulse.impulse, at: impulse.at)
+            case .set(let setting):
+                guard world.hasBody(setting.body) else { continue }
+                world.setBody(
+                    setting.body, position: setting.position, angle: setting.angle, velocity: setting.velocity,
+                    angularVelocity: setting.angularVelocity, type: setting.type)
+            }
+        }
+    }
 
     /// Removes the body `id` between steps for `reason` and queues its `remove` event at `step`.
-    /// Rules and culling remove bodies this way; the timeline's removals come from `TimelinePlayer`.
+    /// The post-step slot (rules, culling) removes bodies this way; the timeline's removals come
+    /// from `TimelinePlayer`.
     func removeBody(_ id: String, reason: TraceEvent.RemovalReason, step: Int) {
         world.removeBody(id: id)
         queue(TraceEvent(step: step, t: time(ofStep: step), change: .remove(body: id, reason: reason)))

@@ -30,7 +30,7 @@ import Testing
     /// `beforeStep` sees the world before each step (for checks on sleeping).
     static func compare(
         _ scenario: Scenario, track: any GravityTrack, steps: Int, every: Int,
-        beforeStep: (Int, World) -> Void = { _, _ in }
+        beforeStep: (Int, World) -> Void = { _, _ in }, extra: [String: Any] = [:]
     ) throws -> Tally {
         let dt = scenario.timestep.dt
         var gravities: [Vec2] = []
@@ -48,7 +48,37 @@ import Testing
             if reached % every == 0 || reached == steps { ours[reached] = world.states.flatMap(\.fields) }
         }
 
-        // pymunk.
+        let lines = try pymunkLines(scenario, gravities: gravities, every: every, extra: extra)
+
+        var tally = Tally()
+        #expect(lines.count == ours.count, "pymunk wrote \(lines.count) records, Tiltbox \(ours.count)")
+        for line in lines {
+            let words = line.split(separator: " ")
+            guard let step = Int(words[0]), let mine = ours[step] else {
+                Issue.record("unexpected pymunk record: \(line.prefix(80))")
+                continue
+            }
+            let theirs = words.dropFirst().map { Double(String($0)) }
+            #expect(theirs.count == mine.count)
+            for (i, (a, b)) in zip(mine, theirs).enumerated() {
+                tally.compared += 1
+                if let b, a.bitPattern == b.bitPattern {
+                    tally.identical += 1
+                } else if tally.firstDifference == nil {
+                    tally.firstDifference =
+                        "step \(step), body \(world.bodyID(at: i / 6)) \(BodyState.fieldNames[i % 6]): Tiltbox \(a), pymunk \(b.map { "\($0)" } ?? "?")"
+                }
+            }
+        }
+        return tally
+    }
+
+    /// Runs Tests/pymunk/pymunk_scene.py on `scenario` (gravity `gravities[n]` for step n, records
+    /// every `every` steps, `extra` merged into the scene) and returns its output lines.
+    static func pymunkLines(
+        _ scenario: Scenario, gravities: [Vec2], every: Int, extra: [String: Any] = [:]
+    ) throws -> [Substring] {
+        let dt = scenario.timestep.dt
         let w = scenario.world
         var space: [String: String] = [:]
         if let v = w.iterations { space["iterations"] = hex(Double(v)) }
@@ -60,7 +90,7 @@ import Testing
         if let v = w.idleSpeedThreshold { space["idleSpeedThreshold"] = hex(v) }
         var index: Any = NSNull()
         if case .hash(let cellSize, let count) = w.spatialIndex { index = [hex(cellSize), hex(Double(count))] }
-        let scene: [String: Any] = [
+        var scene: [String: Any] = [
             "spatialIndex": index, "space": space,
             "gravity": [hex(w.gravity.x), hex(w.gravity.y)], "dt": hex(dt), "every": hex(Double(every)),
             "segments": scenario.allSegments.map { s in
@@ -78,6 +108,7 @@ import Testing
             "segmentKeys": scenario.allSegments.map { pymunkKeys($0.collision) },
             "crateKeys": scenario.crates.map { pymunkKeys($0.collision) },
         ]
+        scene.merge(extra) { _, new in new }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "tiltbox-pymunk-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -99,28 +130,7 @@ import Testing
         try #require(
             process.terminationStatus == 0, "pymunk script failed (make test installs pymunk==7.3.1): \(stderr)")
 
-        var tally = Tally()
-        let lines = try String(contentsOf: output, encoding: .utf8).split(separator: "\n")
-        #expect(lines.count == ours.count, "pymunk wrote \(lines.count) records, Tiltbox \(ours.count)")
-        for line in lines {
-            let words = line.split(separator: " ")
-            guard let step = Int(words[0]), let mine = ours[step] else {
-                Issue.record("unexpected pymunk record: \(line.prefix(80))")
-                continue
-            }
-            let theirs = words.dropFirst().map { Double(String($0)) }
-            #expect(theirs.count == mine.count)
-            for (i, (a, b)) in zip(mine, theirs).enumerated() {
-                tally.compared += 1
-                if let b, a.bitPattern == b.bitPattern {
-                    tally.identical += 1
-                } else if tally.firstDifference == nil {
-                    tally.firstDifference =
-                        "step \(step), body \(world.bodyID(at: i / 6)) \(BodyState.fieldNames[i % 6]): Tiltbox \(a), pymunk \(b.map { "\($0)" } ?? "?")"
-                }
-            }
-        }
-        return tally
+        return try String(contentsOf: output, encoding: .utf8).split(separator: "\n")
     }
 
     /// A shape's collision keys as the pymunk script reads them (`NSNull` for none).

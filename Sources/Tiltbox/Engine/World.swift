@@ -9,17 +9,17 @@ internal import CChipmunk
 /// process on a failed assertion.
 public final class World {
     /// Every body in trace order: a scenario's crates, then its other bodies.
-    public let bodies: [Body]
+    public internal(set) var bodies: [Body]
 
-    private let space: Space
+    let space: Space
     private let walls: [Wall]
     /// Each joint holds the owners of its bodies, so its constraint is removed and freed
     /// before any body it joins, whatever order these properties are released in.
     /// Set once, at the end of `init` (after the kinematic bodies take their step-0 poses).
-    private var joints: [Joint] = []
+    var joints: [Joint] = []
     private var currentGravity: Vec2
     /// The kinematic bodies that follow a path.
-    private let driven: [Body]
+    var driven: [Body]
     /// Steps taken, for attributing Chipmunk's messages.
     private var stepsTaken = 0
     /// What Chipmunk printed during the steps so far.
@@ -28,8 +28,11 @@ public final class World {
     /// (`hashIndexLimit(cellSize:)`); `nil` with the bounding-box tree.
     private let hashReach: Double?
     /// For each body in trace order, the distance from its origin to its farthest shape point.
-    private let reaches: [Double]
+    var reaches: [Double]
     private let dt: Double
+    /// Bodies and joints by id, built at the first change between steps (`World+Changes`);
+    /// `nil` for a world that never changes, so building one costs nothing more.
+    var changeIndex: WorldChangeIndex?
 
     /// The largest magnitude any state value may reach before the world counts as
     /// diverged. Beyond it the next step could overflow to infinity inside Chipmunk,

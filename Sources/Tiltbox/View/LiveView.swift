@@ -110,6 +110,7 @@
         } else {
             track = try makeTrack()
         }
+        buffer.begin(scenario: scenario)
         guard let path = options.tracePath else {
             return (
                 RunSession(

@@ -11,7 +11,7 @@ public final class World {
     /// Every body in trace order: a scenario's crates, then its other bodies.
     public let bodies: [Body]
 
-    private let space: Space
+    let space: Space
     private let walls: [Wall]
     /// Each joint holds the owners of its bodies, so its constraint is removed and freed
     /// before any body it joins, whatever order these properties are released in.

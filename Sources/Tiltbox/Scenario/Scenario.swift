@@ -27,6 +27,8 @@ public struct Scenario: Sendable, Equatable {
     public var joints: [JointSpec]
     /// Optional tilt input driving gravity; `nil` means constant `world.gravity`.
     public var tilt: TiltSettings?
+    /// What the scenario is for (`expect`), checked while it runs; empty when it states nothing.
+    public var expectations: [Expectation] = []
 
     /// Creates a scenario with the file format's defaults: a 10-second run at 120 Hz in a
     /// box of walls, no other segments, bodies or joints, and constant `world.gravity`.

@@ -133,7 +133,7 @@ public enum ScenarioLoader {
     /// (docs/schema/scenario.schema.json): any string, read and ignored.
     static let topKeys = [
         "format", "name", "description", "world", "timestep", "duration",
-        "walls", "segments", "crates", "grids", "bodies", "joints", "tilt", schemaKey,
+        "walls", "segments", "crates", "grids", "bodies", "joints", "tilt", "expect", schemaKey,
     ]
     /// The key editors read to find the file's JSON Schema; its value is not used.
     static let schemaKey = "$schema"
@@ -223,7 +223,9 @@ public enum ScenarioLoader {
             name: name, description: description, world: world, timestep: timestep,
             duration: duration, walls: walls, segments: segments, crates: crates, bodies: bodies,
             joints: joints, tilt: tilt)
-        scenario.numberCollisionTypes(collisionTypeOrder(root))
+        let typeOrder = collisionTypeOrder(root)
+        scenario.numberCollisionTypes(typeOrder)
+        scenario.expectations = try expectations(top, scenario: scenario, collisionTypes: typeOrder, root: root)
         try checkHashCells(scenario, worldObject: worldObject)
         try checkHashExtent(scenario, worldObject: worldObject)
         try checkPersistence(scenario, worldObject: worldObject)

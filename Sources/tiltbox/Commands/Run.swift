@@ -151,25 +151,31 @@ extension TiltboxCommand {
             defer { if let temporaryTrace { try? FileManager.default.removeItem(atPath: temporaryTrace) } }
             let tracePath = trace ?? temporaryTrace
             let metrics = RunMetricsSink(scenario: plan.scenario)
+            // Expectations are checked on every step while the run steps, whatever --every says.
+            let expectations =
+                plan.scenario.expectations.isEmpty ? nil : ExpectationSink(scenario: plan.scenario)
             let report = try HeadlessRun.execute(
                 plan, gravity, options: options, tracePath: tracePath, source: source,
-                sinks: [metrics])
-            if !quiet {
-                if trace != "-" {
-                    try report.printSummary(scenarioLabel: plan.label, to: Console.out)
-                } else {
-                    try report.printSummary(scenarioLabel: plan.label, to: Console.error)
-                }
+                sinks: [metrics] + (expectations.map { [$0] } ?? []))
+            let results = expectations?.results ?? []
+            let people: (String) throws -> Void = trace != "-" ? { try Console.out($0) } : { try Console.error($0) }
+            if !quiet { try report.printSummary(scenarioLabel: plan.label, to: people) }
+            if report.summary.outcome == .complete {
+                try ExpectationLines.print(
+                    results, file: plan.label, quiet: quiet, to: quiet ? { try Console.error($0) } : people)
             }
             try writeSummaryJSON(
                 report.summary, scenarioLabel: plan.label,
-                metrics: metrics.metrics(digest: report.summary.digest))
+                metrics: metrics.metrics(digest: report.summary.digest),
+                expectations: expectations == nil || report.summary.outcome != .complete ? nil : results)
+            // PICTURES
             // The page phase: a signal before the page is in place (during the run too)
             // leaves no page and ends with the interrupt status.
             if let html, let tracePath {
                 try TraceRendering.writeHTML(scene: try TraceRendering.scene(tracePath: tracePath), to: html)
             }
             try report.exitIfNotComplete()
+            if !results.failures.isEmpty { throw ExitCode(ExitStatus.failure) }
         }
 
         /// Refuses, as a usage error, an option that this run would ignore.
@@ -205,16 +211,25 @@ extension TiltboxCommand {
         }
 
         private var outputNames: String {
-            [trace.map { _ in "--trace" }, html.map { _ in "--html" }, summaryJSON.map { _ in "--summary-json" }]
-                .compactMap { $0 }.joined(separator: " and ")
+            [
+                trace.map { _ in "--trace" }, html.map { _ in "--html" }, summaryJSON.map { _ in "--summary-json" },
+            ]
+            .compactMap { $0 }.joined(separator: " and ")
         }
 
-        private func writeSummaryJSON(_ summary: RunSummary, scenarioLabel: String, metrics: RunMetrics? = nil) throws {
+        private func writeSummaryJSON(
+            _ summary: RunSummary, scenarioLabel: String, metrics: RunMetrics? = nil,
+            expectations: [ExpectationResult]? = nil
+        ) throws {
             guard let summaryJSON else { return }
             let tracePath = trace == "-" ? "-" : trace
             // A failure is an `OutputFileError`: exit 1 with its message.
             try OutputFile.write(
-                Array(summary.jsonText(scenario: scenario ?? scenarioLabel, trace: tracePath, metrics: metrics).utf8),
+                Array(
+                    summary.jsonText(
+                        scenario: scenario ?? scenarioLabel, trace: tracePath, metrics: metrics,
+                        expectations: expectations
+                    ).utf8),
                 to: summaryJSON)
         }
 

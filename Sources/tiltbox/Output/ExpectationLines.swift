@@ -1,0 +1,19 @@
+@_spi(Tools) import Tiltbox
+
+/// How `run` and `test` show a run's expectations: one line per failure (FILE: expect[i]
+/// ("name"): at t = T s (step N), ...), and a count of those that hold.
+enum ExpectationLines {
+    /// `expectations:   4 of 5 hold` (the summary's layout).
+    static func count(_ results: [ExpectationResult]) -> String {
+        "expectations:   \(results.holdingCount) of \(results.count) hold"
+    }
+
+    /// Prints the count (unless `quiet`) and then each failure with `print`.
+    static func print(
+        _ results: [ExpectationResult], file: String, quiet: Bool, to print: (String) throws -> Void
+    ) throws {
+        guard !results.isEmpty else { return }
+        if !quiet { try print(count(results)) }
+        for result in results { if let line = result.line(file: file) { try print(line) } }
+    }
+}

@@ -45,6 +45,13 @@ extension TiltboxCommand {
         @Flag(name: [.customShort("q"), .long], help: "Print no summary (errors are still reported).")
         var quiet = false
 
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "For each expectation that fails, write an SVG film strip around its failing step into DIR (runs headless).",
+                valueName: "DIR"))
+        var pictures: String?
+
         @OptionGroup var recording: RecordingOptions
 
         @OptionGroup var tiltOptions: TiltOptions
@@ -94,6 +101,12 @@ extension TiltboxCommand {
                     throw ValidationError("--html runs headless: it cannot be combined with --view terminal")
                 }
             }
+            if pictures != nil {
+                guard pictures != "-" else { throw ValidationError("--pictures needs a folder name") }
+                guard view != .terminal else {
+                    throw ValidationError("--pictures runs headless: it cannot be combined with --view terminal")
+                }
+            }
             try hashesOption.validate(trace: trace, html: html)
             guard summaryJSON != "-" else { throw ValidationError("--summary-json needs a file name") }
             if frames != nil, realtime {
@@ -110,7 +123,7 @@ extension TiltboxCommand {
         }
 
         /// Whether any output file is asked for: such a run is headless unless `--view terminal` says otherwise.
-        private var hasOutputs: Bool { trace != nil || html != nil || summaryJSON != nil }
+        private var hasOutputs: Bool { trace != nil || html != nil || summaryJSON != nil || pictures != nil }
 
         func run() throws {
             try OutputFolder.require(trace, option: "--trace")
@@ -168,7 +181,13 @@ extension TiltboxCommand {
                 report.summary, scenarioLabel: plan.label,
                 metrics: metrics.metrics(digest: report.summary.digest),
                 expectations: expectations == nil || report.summary.outcome != .complete ? nil : results)
-            // PICTURES
+            if let pictures, report.summary.outcome == .complete, !results.failures.isEmpty {
+                for path in try FailurePictures.write(
+                    results.failures, plan: plan, gravity: gravity, options: options, folder: pictures)
+                {
+                    try (quiet ? { try Console.error($0) } : people)("picture:        \(path)")
+                }
+            }
             // The page phase: a signal before the page is in place (during the run too)
             // leaves no page and ends with the interrupt status.
             if let html, let tracePath {

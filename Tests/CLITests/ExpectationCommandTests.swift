@@ -131,4 +131,33 @@ import Testing
         #expect(element.contains("cx=\"\(RenderNumber.text(x, decimals: 2))\""), "\(element) x \(x)")
         #expect(element.contains("cy=\"\(RenderNumber.text(y, decimals: 2))\""), "\(element) y \(y)")
     }
+
+    /// The shipped scenarios' expectations hold with this CPU's maths and with glibc's non-FMA
+    /// maths, while the bit-for-bit digests of some scenarios differ between the two (on a CPU
+    /// with FMA, where the tunable changes which `sin`/`cos` glibc takes).
+    @Test func shippedScenariosHoldUnderBothMathsWhileDigestsDiffer() throws {
+        let directory = try TemporaryDirectory()
+        let native = directory.path("native.json"), plain = directory.path("plain.json")
+        let scenarios = PackageFiles.root.appendingPathComponent("Scenarios").path
+        let first = try TiltboxBinary.run(["test", scenarios, "--json", native], in: directory)
+        #expect(first.status == 0, "\(first.stdout)")
+        let second = try TiltboxBinary.run(
+            ["test", scenarios, "--json", plain], in: directory,
+            environment: ["GLIBC_TUNABLES": "glibc.cpu.hwcaps=-AVX2,-FMA,-AVX512F"])
+        #expect(second.status == 0, "\(second.stdout)")
+        func digests(_ path: String) throws -> [String: String] {
+            let root = try #require(JSONLines.objects(file: path).first)
+            let jobs = try #require(root["jobs"] as? [[String: Any]])
+            var out: [String: String] = [:]
+            for job in jobs { out[job["name"] as? String ?? ""] = job["digest"] as? String }
+            return out
+        }
+        let a = try digests(native), b = try digests(plain)
+        #expect(a.count == PackageFiles.shippedScenarios.count)
+        let differ = a.keys.filter { a[$0] != b[$0] }.sorted()
+        let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        if cpu.contains(" fma ") {
+            #expect(!differ.isEmpty, "the tunable changed no digest: is it applied?")
+        }
+    }
 }

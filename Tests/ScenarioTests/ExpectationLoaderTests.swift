@@ -72,7 +72,11 @@ import Testing
             #"no body has the id "bal" (did you mean "ball"?)"#
         ),
         (#"{ "at": 1, "body": "x*", "yAbove": 0 }"#, "expect[0].body", #"no body id starts with "x""#),
-        (#"{ "at": 6, "body": "a", "yAbove": 0 }"#, "expect[0].at", "must be ≥ 0 and ≤ 5 (got 6)"),
+        (
+            #"{ "at": 6, "body": "a", "yAbove": 0 }"#, "expect[0].at",
+            "t = 6 s is after the end of the run (duration 5 s)"
+        ),
+        (#"{ "at": -1, "body": "a", "yAbove": 0 }"#, "expect[0].at", "must be ≥ 0"),
         (#"{ "between": [3, 1], "body": "a", "yAbove": 0 }"#, "expect[0].between", "ends before it starts"),
         (#"{ "always": false, "body": "a", "yAbove": 0 }"#, "expect[0].always", #""always" can only be true"#),
         (#"{ "at": 1, "from": 2, "body": "a", "yAbove": 0 }"#, "expect[0].from", "one time key per expectation"),

@@ -2,7 +2,7 @@
 /// `from`, `between`, `always`) and one check, with the keys that check takes and no other.
 ///
 /// Choices this loader makes:
-/// - A time lies in `[0, duration]`; `between` needs `t0 ≤ t1`; `always` must be `true`.
+/// - A time lies in `[0, duration]` (a later one "is after the end of the run"); `between` needs `t0 ≤ t1`; `always` must be `true`.
 /// - `body` is an id of a crate or a body, `"prefix*"` (which must match at least one of them)
 ///   or `"*"`; `inside` a box `[[x0, y0], [x1, y1]]` with `x0 ≤ x1` and `y0 ≤ y1`, or `"world"`.
 /// - `contact` and `noContact` name two parties, each a body id, a collision type name (a body
@@ -109,12 +109,26 @@ extension ScenarioLoader {
                 at: object[given[1]] ?? object.node, object.path(given[1]),
                 "one time key per expectation: \"\(given[0])\" and \"\(given[1])\" are both given")
         }
-        let time = Bounds.closed(0, duration)
+        let time = Bounds.nonNegative(max: .greatestFiniteMagnitude)
+        /// A time after the run's end could never be checked.
+        func within(_ t: Double, _ path: String, _ node: JSONNode?) throws(InputError) -> Double {
+            guard t <= duration else {
+                throw object.reader.error(
+                    at: node ?? object.node, path,
+                    "t = \(NumberFormat.shortest(t)) s is after the end of the run (duration \(NumberFormat.shortest(duration)) s)"
+                )
+            }
+            return t
+        }
         switch key {
-        case "at": return .at(try object.number("at", default: nil, time))
-        case "from": return .from(try object.number("from", default: nil, time))
+        case "at": return .at(try within(object.number("at", default: nil, time), object.path("at"), object["at"]))
+        case "from":
+            return .from(try within(object.number("from", default: nil, time), object.path("from"), object["from"]))
         case "between":
             let pair = try object.vec2("between", default: nil, time)
+            let node = object["between"]?.arrayValue
+            _ = try within(pair.x, object.path("between") + "[0]", node?.first)
+            _ = try within(pair.y, object.path("between") + "[1]", node?.last)
             guard pair.x <= pair.y else {
                 throw object.reader.error(
                     at: object["between"] ?? object.node, object.path("between"),

@@ -142,40 +142,43 @@ public final class ExpectationEvaluator {
         let position = Vec2(states[base + BodyStateLayout.x], states[base + BodyStateLayout.y])
         let velocity = Vec2(states[base + BodyStateLayout.vx], states[base + BodyStateLayout.vy])
         let angle = states[base + BodyStateLayout.angle]
-        let id = world.bodyID(at: index)
-        let at = "body '\(id)' at \(ExpectationText.point(position))"
-        let detail: String
+        // The text is made only for a failure: this runs for every selected body at every step.
+        let describe: () -> String
         switch condition {
         case .inside(let region):
             let (low, high) = corners(region)
             let excess = max(low.x - position.x, position.x - high.x, low.y - position.y, position.y - high.y)
             guard !(excess <= 0) else { return nil }
             let name = region == .world ? "the world " : ""
-            detail = "\(at) is outside \(name)\(ExpectationText.box(low, high)) by \(ExpectationText.number(excess))"
+            describe = { "is outside \(name)\(ExpectationText.box(low, high)) by \(ExpectationText.number(excess))" }
         case .near(let point, let within):
             let distance = (position - point).length
             guard !(distance <= within) else { return nil }
-            detail =
-                "\(at) is \(ExpectationText.number(distance)) from \(ExpectationText.point(point)), more than \(ExpectationText.number(within))"
+            describe = {
+                "is \(ExpectationText.number(distance)) from \(ExpectationText.point(point)), more than \(ExpectationText.number(within))"
+            }
         case .speedBelow(let bound):
             let speed = velocity.length
             guard !(speed < bound) else { return nil }
-            detail = "\(at) moves at \(ExpectationText.number(speed)), not below \(ExpectationText.number(bound))"
+            describe = { "moves at \(ExpectationText.number(speed)), not below \(ExpectationText.number(bound))" }
         case .speedAbove(let bound):
             let speed = velocity.length
             guard !(speed > bound) else { return nil }
-            detail = "\(at) moves at \(ExpectationText.number(speed)), not above \(ExpectationText.number(bound))"
+            describe = { "moves at \(ExpectationText.number(speed)), not above \(ExpectationText.number(bound))" }
         case .angle(let low, let high):
             guard !(angle >= low && angle <= high) else { return nil }
-            detail =
-                "\(at) has angle \(ExpectationText.number(angle)), outside [\(ExpectationText.number(low)), \(ExpectationText.number(high))]"
+            describe = {
+                "has angle \(ExpectationText.number(angle)), outside [\(ExpectationText.number(low)), \(ExpectationText.number(high))]"
+            }
         case .yAbove(let bound):
             guard !(position.y > bound) else { return nil }
-            detail = "\(at) is not above y = \(ExpectationText.number(bound))"
+            describe = { "is not above y = \(ExpectationText.number(bound))" }
         case .yBelow(let bound):
             guard !(position.y < bound) else { return nil }
-            detail = "\(at) is not below y = \(ExpectationText.number(bound))"
+            describe = { "is not below y = \(ExpectationText.number(bound))" }
         }
+        let id = world.bodyID(at: index)
+        let detail = "body '\(id)' at \(ExpectationText.point(position)) \(describe())"
         return ExpectationFailure(step: step, time: time, bodyID: id, position: position, detail: detail)
     }
 

@@ -43,7 +43,9 @@ import Foundation
             var out = bound(scene: scene)
             if let body, let ring = ring(scene: scene, record: record, body: body) { out += ring }
             if record.step == failure.step {
-                out += "<g class=\"failing-step\" data-step=\"\(record.step)\"/>\n"
+                // The failing step's panel is framed.
+                out +=
+                    "<rect class=\"failing-step\" data-step=\"\(record.step)\" x=\"\(n(scene.origin.x))\" y=\"\(n(scene.origin.y))\" width=\"\(n(scene.extent.x))\" height=\"\(n(scene.extent.y))\" fill=\"none\" stroke=\"\(Self.colour)\" stroke-width=\"5\" vector-effect=\"non-scaling-stroke\"/>\n"
             }
             return out
         }

@@ -155,7 +155,7 @@ import Testing
         #expect(empty[0].failure?.detail == "counter 'goals' is 0, not at least 3")
     }
 
-    @Test func aWindowTheRunDoesNotReachFails() throws {
+    @Test func aWindowTheRunDoesNotReachIsNotReachedNeitherHoldingNorFailing() throws {
         let scenario = try Self.scene(#"{ "at": 2.5, "body": "ball", "yBelow": 100 }"#)
         let sink = ExpectationSink(scenario: scenario)
         let session = RunSession(
@@ -163,9 +163,22 @@ import Testing
         var clock = SteadyClock(hz: 60)
         #expect(try session.run(clock: &clock) == .complete)
         _ = try session.finish()
-        let failure = try #require(sink.results.first?.failure)
-        #expect(failure.step == 120)
-        #expect(failure.detail.contains("the run ended before the end of the window"), "\(failure.detail)")
+        let result = try #require(sink.results.first)
+        #expect(result.notReached && !result.holds && result.failure == nil)
+    }
+
+    @Test func aFailureOnTheStepsOfAShortenedRunStillFails() throws {
+        let scenario = try Self.scene(#"{ "always": true, "body": "ball", "yAbove": 250 }"#)
+        let sink = ExpectationSink(scenario: scenario)
+        let session = RunSession(
+            scenario: scenario, track: ConstantGravity(scenario.world.gravity), totalSteps: 120, sinks: [sink])
+        var clock = SteadyClock(hz: 60)
+        #expect(try session.run(clock: &clock) == .complete)
+        _ = try session.finish()
+        let result = try #require(sink.results.first)
+        // y = 280 − ½·980·t² passes 250 near t = 0.247 s.
+        #expect((25...35).contains(result.failure?.step ?? -1), "\(String(describing: result.failure))")
+        #expect(!result.notReached)
     }
 
     @Test func expectationsLeaveTheRunsDigestUnchanged() throws {

@@ -36,7 +36,8 @@ public final class ExpectationEvaluator {
         worldSize = scenario.world.size
         dt = scenario.timestep.dt
         self.totalSteps = totalSteps
-        windows = expectations.map { $0.window.steps(dt: scenario.timestep.dt, totalSteps: totalSteps) }
+        // Windows are the scenario's, whatever the run's length: a shorter run leaves the rest unreached.
+        windows = expectations.map { $0.window.steps(dt: scenario.timestep.dt, totalSteps: scenario.totalSteps) }
         failures = Array(repeating: nil, count: expectations.count)
         began = Array(repeating: false, count: expectations.count)
         selections = Array(repeating: [], count: expectations.count)
@@ -94,20 +95,19 @@ public final class ExpectationEvaluator {
         }
     }
 
-    /// The results, in `expect` order: the first failure of each, a `contact` whose window
-    /// passed without a begin, and a window the run did not reach (a run stopped early, or
-    /// made shorter than the scenario's duration) failing at the run's last step.
+    /// The results, in `expect` order: the first failure of each; a `contact` whose window
+    /// passed without a begin fails at the window's last step. An expectation that has not
+    /// failed on the steps run but whose window ends after the run's last step (a run made
+    /// shorter than the scenario's duration) is `notReached`: neither holding nor failing.
     public func results() -> [ExpectationResult] {
         expectations.enumerated().map { i, expectation in
             var failure = failures[i]
             let window = windows[i]
             if failure == nil, lastStep < window.upperBound {
-                let reached = max(lastStep, 0)
-                failure = ExpectationFailure(
-                    step: reached, time: Double(reached) * dt,
-                    detail: "the run ended before the end of the window, at t = "
-                        + "\(ExpectationText.number(Double(window.upperBound) * dt)) s (step \(window.upperBound))")
-            } else if failure == nil, case .contact(let a, let b, true) = expectation.check, !began[i] {
+                return ExpectationResult(
+                    index: expectation.index, name: expectation.name, failure: nil, notReached: true)
+            }
+            if failure == nil, case .contact(let a, let b, true) = expectation.check, !began[i] {
                 failure = ExpectationFailure(
                     step: window.upperBound, time: Double(window.upperBound) * dt,
                     detail: "no contact between '\(a)' and '\(b)' began "

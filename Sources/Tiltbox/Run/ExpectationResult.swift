@@ -6,11 +6,23 @@ public struct ExpectationResult: Sendable, Equatable {
     public var index: Int
     /// Its `name`, when it has one.
     public var name: String?
-    /// The first failure, or `nil` when it held on every step of its window.
+    /// The first failure, or `nil` when it held on every step of its window (or did not fail
+    /// on the steps run, when `notReached`).
     public var failure: ExpectationFailure?
+    /// True when the run ended before the end of the window without a failure (a `--duration`
+    /// shorter than the scenario's): the expectation neither holds nor fails.
+    public var notReached = false
 
-    /// Whether it held.
-    public var holds: Bool { failure == nil }
+    /// A result.
+    public init(index: Int, name: String?, failure: ExpectationFailure?, notReached: Bool = false) {
+        self.index = index
+        self.name = name
+        self.failure = failure
+        self.notReached = notReached
+    }
+
+    /// Whether it held on every step of its window.
+    public var holds: Bool { failure == nil && !notReached }
 
     /// `expect[2]` or `expect[2] ("the stack stands")`, as failure lines and reports name it.
     public var label: String {
@@ -70,6 +82,8 @@ public enum ExpectationText {
 extension Array where Element == ExpectationResult {
     /// How many held.
     public var holdingCount: Int { reduce(0) { $0 + ($1.holds ? 1 : 0) } }
+    /// How many the run did not reach the end of.
+    public var notReachedCount: Int { reduce(0) { $0 + ($1.notReached ? 1 : 0) } }
     /// Those that failed.
-    public var failures: [ExpectationResult] { filter { !$0.holds } }
+    public var failures: [ExpectationResult] { filter { $0.failure != nil } }
 }

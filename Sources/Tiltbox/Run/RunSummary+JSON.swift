@@ -133,7 +133,8 @@ extension RunSummary {
 
 extension ExpectationResult {
     /// `{"index":2,"name":N|null,"label":"expect[2] (\"N\")","holds":false,"step":360,"t":3,`
-    /// `"body":ID|null,"message":LINE}`; a result that holds has only `index`, `name`, `label`, `holds`.
+    /// `"body":ID|null,"message":LINE}`; a result that holds has only `index`, `name`, `label`, `holds`,
+    /// one the run did not reach `"holds":false,"notReached":true`.
     public func jsonText(file: String) -> String {
         var out = JSONLineBuffer()
         out.append("{\"index\":")
@@ -144,6 +145,7 @@ extension ExpectationResult {
         out.append(string: label)
         out.append(",\"holds\":")
         out.append(holds ? "true" : "false")
+        if notReached { out.append(",\"notReached\":true") }
         if let failure, let line = line(file: file) {
             out.append(",\"step\":")
             out.append(integer: failure.step)

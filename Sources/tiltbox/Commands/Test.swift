@@ -97,7 +97,8 @@ extension TiltboxCommand {
                 manifestSHA256: batch.sha256, shard: selected, jobCount: all.count, jobs: results)
             if let json { try OutputFile.write(Array(summary.jsonText().utf8), to: json) }
             if let junit {
-                try OutputFile.write(Array(BatchReports.junit(results, suite: "tiltbox test").utf8), to: junit)
+                try OutputFile.write(
+                    Array(BatchReports.junit(results, suite: "tiltbox test", perExpectation: true).utf8), to: junit)
             }
             try report(results, of: points.count)
             if interrupted { throw ExitCode(ExitStatus.interrupted) }
@@ -111,7 +112,7 @@ extension TiltboxCommand {
             for result in results {
                 expectations += result.expectations.count
                 holding += result.expectations.reduce(0) { $0 + ($1.holds ? 1 : 0) }
-                let failing = result.expectations.filter { !$0.holds }
+                let failing = result.expectations.filter { $0.line != nil }
                 for expectation in failing {
                     try Console.out(expectation.line ?? "\(result.name): \(expectation.label) failed")
                 }

@@ -195,7 +195,7 @@ final class BatchExecutor {
             } else {
                 result.status = .failed
                 // A run whose expectations failed: the first failure line names it.
-                result.message = result.expectations.first(where: { !$0.holds })?.line ?? lastError
+                result.message = result.expectations.first(where: { $0.line != nil })?.line ?? lastError
             }
         case 2:
             result.status = .error

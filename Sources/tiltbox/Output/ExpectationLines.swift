@@ -5,7 +5,9 @@
 enum ExpectationLines {
     /// `expectations:   4 of 5 hold` (the summary's layout).
     static func count(_ results: [ExpectationResult]) -> String {
-        "expectations:   \(results.holdingCount) of \(results.count) hold"
+        let unreached = results.notReachedCount
+        return "expectations:   \(results.holdingCount) of \(results.count) hold"
+            + (unreached > 0 ? ", \(unreached) not reached (the run ended before their windows did)" : "")
     }
 
     /// Prints the count (unless `quiet`) and then each failure with `print`.

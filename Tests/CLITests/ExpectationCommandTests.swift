@@ -88,7 +88,24 @@ import Testing
         #expect(none.stderr.contains("has no \"expect\""), "\(none.stderr)")
     }
 
-    @Test func testsJUnitCountsOneCaseperExpectationAsPythonReadsThem() throws {
+    @Test func testShardsAndOverridesGoThroughTheBatchMachinery() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("a.json", Self.scenario(Self.holding))
+        try directory.write("b.json", Self.scenario(Self.failing))
+        // Sorted, a.json is index 0 and b.json index 1: shard 0/2 runs a.json only.
+        let first = try TiltboxBinary.run(["test", directory.url.path, "--shard", "0/2"], in: directory)
+        #expect(first.status == 0, "\(first.stdout)")
+        #expect(first.stdoutLines.last == "test: 1 scenario, 1 expectation: 1 hold, 0 fail; 1 of 1 runs passed")
+        let second = try TiltboxBinary.run(["test", directory.url.path, "--shard", "1/2"], in: directory)
+        #expect(second.status == 1, "\(second.stdout)")
+        // --set reaches every run: thrown up at 5 000 units/s, the ball leaves the world's box.
+        let moved = try TiltboxBinary.run(
+            ["test", directory.path("a.json"), "--set", "bodies[0].velocity=[0,5000]"], in: directory)
+        #expect(moved.status == 1, "\(moved.stdout)")
+        #expect(moved.stdout.contains("expect[0] (\"stays in\")"), "\(moved.stdout)")
+    }
+
+    @Test func testsJUnitCountsOneCasePerExpectationAsPythonReadsThem() throws {
         let directory = try TemporaryDirectory()
         try directory.write("a.json", Self.scenario(Self.holding + ", " + Self.failing))
         try directory.write("b.json", Self.scenario(Self.holding))

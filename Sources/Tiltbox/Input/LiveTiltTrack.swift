@@ -20,6 +20,11 @@ import Foundation
     public private(set) var turns = 0
     private let initialAngle: Double
     private var track: SampledGravityTrack
+    private var stale = false
+    private var latest = Vec2.zero
+    /// Comment lines for the CSV, each written before the sample at its index (a gap in a
+    /// live source, a restart of the phone's experiment).
+    private var notes: [(beforeSample: Int, text: String)] = []
     // Single-threaded use (the live view's loop); the lock only keeps `Sendable` honest.
     private let lock = NSLock()
 
@@ -32,6 +37,35 @@ import Foundation
         let first = TiltSample(t: 0, reading: Self.reading(angle: initialAngle, orientation: orientation))
         samples = [first]
         track = SampledGravityTrack(samples: [first], orientation: orientation, g: g)
+        latest = SampledGravityTrack.worldValue(first.reading, orientation: orientation, g: g)
+    }
+
+    /// Starts at the device-frame `reading` (in g) of a live source: a stream of samples,
+    /// rather than the keys, changes it (`apply`).
+    public init(initialReading: Vec2, orientation: Orientation, g: Double) {
+        self.orientation = orientation
+        self.g = g
+        initialAngle = 0
+        let first = TiltSample(t: 0, reading: initialReading)
+        samples = [first]
+        track = SampledGravityTrack(samples: [first], orientation: orientation, g: g)
+        latest = SampledGravityTrack.worldValue(first.reading, orientation: orientation, g: g)
+    }
+
+    /// Applies a live source's device-frame `reading` (in g) from simulated time `t` (a
+    /// physics step time later than any already evaluated; a second change at the same `t`
+    /// replaces the first).
+    public func apply(reading: Vec2, at t: Double) {
+        lock.lock()
+        defer { lock.unlock() }
+        place(TiltSample(t: t, reading: reading))
+    }
+
+    /// Adds a comment line to the CSV, after the samples so far.
+    public func note(_ text: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        notes.append((samples.count, text))
     }
 
     /// The current angle from straight down, radians.
@@ -43,7 +77,12 @@ import Foundation
         lock.lock()
         defer { lock.unlock() }
         turns += steps
-        let sample = TiltSample(t: t, reading: Self.reading(angle: angle, orientation: orientation))
+        place(TiltSample(t: t, reading: Self.reading(angle: angle, orientation: orientation)))
+    }
+
+    /// Adds `sample`, or replaces the last one when it is at the same time. Call with the lock held.
+    private func place(_ sample: TiltSample) {
+        let t = sample.t
         if let last = samples.last, last.t == t, samples.count > 1 {
             samples[samples.count - 1] = sample
         } else if let last = samples.last, last.t == t {
@@ -52,12 +91,22 @@ import Foundation
             precondition(samples.last.map { $0.t < t } ?? true, "tilt changes go forward in time")
             samples.append(sample)
         }
-        track = SampledGravityTrack(samples: samples, orientation: orientation, g: g)
+        // The track is rebuilt only when a time before the last sample is looked up: a run
+        // looks up each step's time once, at or after every change so far.
+        stale = true
+        latest = SampledGravityTrack.worldValue(sample.reading, orientation: orientation, g: g)
     }
 
     public func gravity(at t: Double) -> Vec2 {
         lock.lock()
         defer { lock.unlock() }
+        // At or after the last sample, holding gives the last sample's world value, exactly
+        // what the track (and a replay's) gives there.
+        if let last = samples.last, t >= last.t { return latest }
+        if stale {
+            track = SampledGravityTrack(samples: samples, orientation: orientation, g: g)
+            stale = false
+        }
         return track.gravity(at: t)
     }
 
@@ -79,10 +128,16 @@ import Foundation
         defer { lock.unlock() }
         var text = comment.split(separator: "\n", omittingEmptySubsequences: false).map { "# \($0)\n" }.joined()
         text += "t,x,y\n"
-        for s in samples {
+        var pending = notes[...]
+        for (index, s) in samples.enumerated() {
+            while let next = pending.first, next.beforeSample <= index {
+                text += "# \(next.text)\n"
+                pending = pending.dropFirst()
+            }
             text +=
                 "\(NumberFormat.shortest(s.t)),\(NumberFormat.shortest(s.reading.x)),\(NumberFormat.shortest(s.reading.y))\n"
         }
+        for next in pending { text += "# \(next.text)\n" }
         return text
     }
 }

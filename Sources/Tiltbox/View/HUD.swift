@@ -20,6 +20,10 @@ struct HUD: Sendable, Equatable {
     var paused = false
     var finished = false
     var interactive = false
+    /// A live tilt source's name, shown with the age of its newest sample.
+    var tiltSource: String?
+    /// Seconds since the live source's newest sample arrived; `nil` before the first.
+    var sampleAge: Double?
     /// Highlight a cost over budget in red; without colour, reverse video only.
     var colour = true
 
@@ -53,8 +57,9 @@ struct HUD: Sendable, Equatable {
     func pieces() -> [(text: String, warn: Bool)] {
         let state = finished ? " FINISHED" : (paused ? " PAUSED" : "")
         let keys = interactive ? "q quit ␣ pause r restart ←→ tilt" : "q quit ␣ pause r restart"
-        let head = String(
-            format: "t %.2fs%@ │ %.0f fps │ %d steps │ ", simulatedTime, state, framesPerSecond, stepsInLastFrame)
+        let head =
+            String(format: "t %.2fs%@ │ ", simulatedTime, state) + liveSource
+            + String(format: "%.0f fps │ %d steps │ ", framesPerSecond, stepsInLastFrame)
         let physics = String(format: "phys %.2fms %.0f%%", physicsSecondsPerFrame * 1000, physicsShare * 100)
         let draw = String(format: "draw %.2fms %.0f%%", drawSecondsPerFrame * 1000, drawShare * 100)
         let tail =
@@ -64,6 +69,13 @@ struct HUD: Sendable, Equatable {
             (head, false), (physics, physicsShare > HUD.warningShare), (" │ ", false),
             (draw, drawShare > HUD.warningShare), (tail, false),
         ]
+    }
+
+    /// `tilt SOURCE 0.02s old │ ` for a live tilt source (`no sample yet` before its first), else nothing.
+    var liveSource: String {
+        guard let tiltSource else { return "" }
+        let age = sampleAge.map { String(format: "%.2fs old", $0) } ?? "no sample yet"
+        return "tilt \(tiltSource) \(age) │ "
     }
 
     /// The line as plain text.

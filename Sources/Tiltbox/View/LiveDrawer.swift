@@ -91,6 +91,8 @@ final class LiveDrawer: Sendable {
                 hud.gravity = frame.gravity
                 hud.paused = frame.paused
                 hud.finished = frame.finished
+                hud.tiltSource = frame.tiltSource
+                hud.sampleAge = frame.sampleAge
                 let size = setup.screen.size
                 let text = renderer.frame(
                     previous: frame.previous, current: frame.current, alpha: frame.alpha,

@@ -28,6 +28,10 @@ struct LiveFrame: Sendable {
     var generation = 0
     /// Frames published so far; the drawer draws a frame once.
     var sequence = 0
+    /// The live tilt source's name (`phyphox://HOST:PORT`, `standard input`), when there is one.
+    var tiltSource: String?
+    /// Seconds since its newest sample arrived (`nil` before the first).
+    var sampleAge: Double?
 }
 
 /// The live view's state buffer: a `RecordSink` given the states after every step, and

@@ -23,6 +23,12 @@
     /// `q` (or Esc) ends the run as `complete` at the last step taken instead of
     /// `interrupted` (`tiltbox record`: quitting is how a recording is stopped).
     public var quitCompletes = false
+    /// A live tilt source (`--tilt -`, `--tilt phyphox://…`) driving the track that
+    /// `makeLiveTrack` makes; its name and the age of its newest sample are in the HUD.
+    public var feed: LiveTiltFeed?
+    /// Read the keys from the controlling terminal (`/dev/tty`): standard input carries
+    /// the samples of `--tilt -`.
+    public var keysFromControllingTerminal = false
 
     public init() {}
 }
@@ -32,7 +38,7 @@
     /// The outcome of the last run shown (after restarts, the latest one).
     public var outcome: RunOutcome
     public var summary: RunSummary
-    /// The live track of the last run, in interactive mode.
+    /// The live track of the last run, in interactive mode or driven by a live source.
     public var liveTrack: LiveTiltTrack?
     /// True when the user quit with `q` or Esc (not Ctrl-C).
     public var quitByKey: Bool
@@ -48,6 +54,7 @@
 @_spi(Tools) public final class LiveView {
     private let scenario: Scenario
     private let makeTrack: () throws -> any GravityTrack
+    private let makeLiveTrack: () -> LiveTiltTrack?
     private let options: LiveViewOptions
     private let terminal: Terminal
     private let buffer = LiveStateBuffer()
@@ -57,6 +64,7 @@
     private var paused = false
     private var generation = 0
     private var physicsSecondsPerFrame = 0.0
+    private var sampleAge: Double?
 
     /// A view of `scenario` on `terminal`, not started yet.
     ///
@@ -66,30 +74,37 @@
     ///   - terminal: the controlling terminal to draw on and read keys from.
     ///   - makeTrack: builds the scenario's gravity track (called again on restart);
     ///     unused in interactive mode, where the keys steer gravity.
+    ///   - makeLiveTrack: the track a live source (`options.feed`) drives, for each run;
+    ///     returning `nil` uses `makeTrack`.
     public init(
         scenario: Scenario, options: LiveViewOptions, terminal: Terminal,
+        makeLiveTrack: @escaping () -> LiveTiltTrack? = { nil },
         makeTrack: @escaping () throws -> any GravityTrack
     ) throws {
         self.scenario = scenario
         self.options = options
         self.terminal = terminal
         self.makeTrack = makeTrack
+        self.makeLiveTrack = makeLiveTrack
         (session, liveTrack) = try LiveView.makeSession(
             scenario: scenario, options: options, buffer: buffer,
-            makeTrack: makeTrack)
+            makeTrack: makeTrack, makeLiveTrack: makeLiveTrack)
     }
 
     /// The session for one run (the first, or a restart): the scenario's track, or a
     /// live one steered by the keys in interactive mode, with the view's state buffer as a sink.
     private static func makeSession(
         scenario: Scenario, options: LiveViewOptions, buffer: LiveStateBuffer,
-        makeTrack: () throws -> any GravityTrack
+        makeTrack: () throws -> any GravityTrack, makeLiveTrack: () -> LiveTiltTrack?
     ) throws -> (RunSession, LiveTiltTrack?) {
         var live: LiveTiltTrack?
         let track: any GravityTrack
         if options.interactive {
             let t = LiveTiltTrack(
                 initialGravity: scenario.world.gravity, orientation: options.tiltOrientation, g: options.tiltG)
+            live = t
+            track = t
+        } else if options.feed != nil, let t = makeLiveTrack() {
             live = t
             track = t
         } else {
@@ -158,6 +173,9 @@
             var steps = 0
             if !paused && session.outcome == nil {
                 let t0 = RealTimeClock.now()
+                if let feed = options.feed, let liveTrack {
+                    sampleAge = feed.pull(into: session, track: liveTrack, now: t0)
+                }
                 do {
                     steps = try session.advance(frameDuration: frame, shouldStop: { InterruptSignal.isRaised }).steps
                 } catch {
@@ -192,6 +210,8 @@
         frame.paused = paused
         frame.finished = session.outcome != nil
         frame.generation = generation
+        frame.tiltSource = options.feed?.label
+        frame.sampleAge = sampleAge
         buffer.publish(frame)
     }
 
@@ -205,7 +225,7 @@
         _ = try? session.finish()
         (session, liveTrack) = try LiveView.makeSession(
             scenario: scenario, options: options, buffer: buffer,
-            makeTrack: makeTrack)
+            makeTrack: makeTrack, makeLiveTrack: makeLiveTrack)
         paused = false
         generation += 1
     }

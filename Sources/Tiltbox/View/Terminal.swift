@@ -27,6 +27,27 @@ import Synchronization
     /// True when both standard input and output are terminals.
     public static var isInteractive: Bool { isatty(STDIN_FILENO) != 0 && isatty(STDOUT_FILENO) != 0 }
 
+    /// True when standard output is a terminal and the keys can be read from it: from
+    /// standard input, or, when standard input carries data (`--tilt -`), from the
+    /// controlling terminal (`/dev/tty`).
+    public static func isInteractive(keysFromControllingTerminal: Bool) -> Bool {
+        guard keysFromControllingTerminal else { return isInteractive }
+        guard isatty(STDOUT_FILENO) != 0 else { return false }
+        let fd = open("/dev/tty", O_RDONLY)
+        if fd < 0 { return false }
+        close(fd)
+        return true
+    }
+
+    /// A terminal whose keys come from the controlling terminal (`/dev/tty`) rather than
+    /// standard input, which carries data; `nil` when there is none. The descriptor stays
+    /// open for the life of the process.
+    public static func readingKeysFromControllingTerminal() -> Terminal? {
+        let fd = open("/dev/tty", O_RDONLY)
+        if fd < 0 { return nil }
+        return Terminal(input: fd)
+    }
+
     /// Enters raw input mode, the alternate screen and hides the cursor.
     /// - Throws: `DescriptorWriteError` when the terminal cannot be written; `restore()`
     ///   then still puts the input mode back.

@@ -23,6 +23,13 @@ extension TiltboxCommand {
         @Option(name: .long, help: ArgumentHelp("Also write the live run's trace to FILE.", valueName: "FILE"))
         var trace: String?
 
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "Tilt from a live source instead of the arrow keys: phyphox://HOST[:PORT] (a phone's phyphox remote access) or - (a Tiltbox CSV on standard input).",
+                valueName: "SOURCE"))
+        var tilt: String?
+
         @OptionGroup var recording: RecordingOptions
 
         @Option(
@@ -52,6 +59,11 @@ extension TiltboxCommand {
             guard trace != "-" else {
                 throw ValidationError("--trace - is not available while the terminal view draws on standard output")
             }
+            if let tilt, !(tilt == "-" || tilt.lowercased().hasPrefix("phyphox://")) {
+                throw ValidationError(
+                    "record --tilt takes a live source, - or phyphox://HOST[:PORT]; a tilt file is replayed with tiltbox run --tilt FILE"
+                )
+            }
         }
 
         func run() throws {
@@ -62,20 +74,33 @@ extension TiltboxCommand {
             overwrite.runInputs(scenarioPath: scenario, scenario: plan.scenario, gravity: plan.gravity)
             try overwrite.output(out, as: "--out")
             try overwrite.output(trace, as: "--trace")
-            guard Terminal.isInteractive else {
+            guard Terminal.isInteractive(keysFromControllingTerminal: tilt == "-") else {
                 throw InputError(
                     file: "record",
                     reason: "recording needs the terminal view: standard input and output must be a terminal")
             }
             // The samples are written in the orientation and g of the option, else the scenario's.
             let frame = TiltFrame.resolve(orientation: orientation, g: g, for: plan.scenario)
+            let liveTilt = try LiveTiltInput.parse(tilt)
             var live = try LiveSession.options(
                 for: plan, recording: recording, fps: fps, trace: trace,
-                interactive: true, frame: frame)
+                interactive: liveTilt == nil, frame: frame)
             live.exitAtEnd = exitAtEnd
             live.quitCompletes = true
-            let result = try LiveSession.run(plan, options: live)
-            if let track = result.liveTrack {
+            live.keysFromControllingTerminal = liveTilt == .standardInput
+            // A live source is contacted before the screen switches: a wrong address is exit 2.
+            let source = try liveTilt.map { try LiveTiltRecording.open($0, plan: plan, frame: frame, fps: fps) }
+            if let source {
+                live.feed = source.feed
+                live.traceSource = plan.liveSource(csv: out, frame: frame)
+            }
+            let result = try LiveSession.run(plan, options: live) { source?.makeTrack(scenario: plan.scenario) }
+            if let source, let track = result.liveTrack {
+                try source.finish(
+                    track: track, to: out,
+                    replay: replayCommand(steps: result.summary.steps, time: result.summary.simulatedTime),
+                    summary: result.summary, label: plan.label)
+            } else if let track = result.liveTrack {
                 let comment = """
                     replay: \(replayCommand(steps: result.summary.steps, time: result.summary.simulatedTime))
                     recorded by tiltbox record from \(plan.label) (\(result.summary.steps) steps, ended \(result.outcome == .complete ? "complete" : "interrupted")); orientation \(live.tiltOrientation.rawValue), g \(NumberFormat.shortest(live.tiltG))

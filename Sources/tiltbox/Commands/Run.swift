@@ -31,6 +31,13 @@ extension TiltboxCommand {
         @Option(
             name: .long,
             help: ArgumentHelp(
+                "With a live --tilt (- or phyphox://): write the gravity applied as a Tiltbox CSV to FILE (default: beside the trace, as NAME-tilt.csv for NAME.jsonl, else live-tilt.csv); replaying it gives the same trace.",
+                valueName: "FILE"))
+        var out: String?
+
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
                 "After the run, write a self-contained HTML player of its trace to FILE (runs headless).",
                 valueName: "FILE"))
         var html: String?
@@ -109,6 +116,7 @@ extension TiltboxCommand {
             }
             try hashesOption.validate(trace: trace, html: html)
             guard summaryJSON != "-" else { throw ValidationError("--summary-json needs a file name") }
+            guard out != "-" else { throw ValidationError("--out needs a file name: the CSV is a file to replay") }
             if frames != nil, realtime {
                 throw ValidationError(
                     "--frames has no effect with --realtime, which paces frames on the monotonic clock: give one of them"
@@ -128,12 +136,16 @@ extension TiltboxCommand {
         func run() throws {
             try OutputFolder.require(trace, option: "--trace")
             try OutputFolder.require(html, option: "--html")
+            try OutputFolder.require(out, option: "--out")
             let plan = try RunPlan.load(
                 scenarioPath: scenario, overrides: try overrideOptions.overrides(),
                 gravity: tiltOptions.gravityInput)
             try ScenarioWarnings.print(plan.warnings, label: plan.label)
-            let live = try view.showsTerminal(trace: trace, hasOutputs: hasOutputs)
+            let liveTilt = try tiltOptions.liveInput()
+            let live = try view.showsTerminal(
+                trace: trace, hasOutputs: hasOutputs, keysFromControllingTerminal: liveTilt == .standardInput)
             try refuseIneffectiveOptions(live: live, scenario: plan.scenario)
+            try refuseLiveTiltOptions(liveTilt, liveView: live)
             if live {
                 if hashesOption.hashes { throw ValidationError("--hashes is for headless runs: add --view none") }
                 try checkOutputs(plan, frames: nil)
@@ -141,7 +153,27 @@ extension TiltboxCommand {
                     for: plan, recording: recording, fps: fps ?? 60, trace: trace, interactive: interactive,
                     frame: plan.tiltFrame)
                 options.exitAtEnd = exitAtEnd
-                let result = try LiveSession.run(plan, options: options)
+                let liveRecording = try liveTilt.map {
+                    try LiveTiltRecording.open($0, plan: plan, frame: plan.tiltFrame, fps: fps ?? 60)
+                }
+                let csv = liveRecording.map { _ in LiveTiltRecording.csvPath(out: out, trace: trace) }
+                options.keysFromControllingTerminal = liveTilt == .standardInput
+                // As in `record`: q stops a live recording on purpose, so its trace ends `complete` where the
+                // CSV's replay ends.
+                options.quitCompletes = liveTilt != nil
+                if let liveRecording, let csv {
+                    options.feed = liveRecording.feed
+                    options.traceSource = plan.liveSource(csv: csv, frame: plan.tiltFrame)
+                }
+                let result = try LiveSession.run(plan, options: options) {
+                    liveRecording?.makeTrack(scenario: plan.scenario)
+                }
+                if let liveRecording, let csv, let track = result.liveTrack {
+                    try liveRecording.finish(
+                        track: track, to: csv,
+                        replay: replayCommand(csv: csv, summary: result.summary, plan: plan),
+                        summary: result.summary, label: plan.label)
+                }
                 try writeSummaryJSON(result.summary, scenarioLabel: plan.label)
                 try LiveSession.exit(for: result, quiet: quiet)
                 return
@@ -151,8 +183,14 @@ extension TiltboxCommand {
                 for: plan.scenario, frames: profile, realtime: realtime, fps: fps ?? 60)
             options.hashes = hashesOption.hashes
             try checkOutputs(plan, frames: profile)
-            let gravity = try plan.resolve()
-            let source = plan.source(gravity)
+            // A live source is contacted now, before anything is written: a wrong address is exit 2.
+            let liveRecording = try liveTilt.map {
+                try LiveTiltRecording.open($0, plan: plan, frame: plan.tiltFrame, fps: fps ?? 60)
+            }
+            let liveTrack = liveRecording?.makeTrack(scenario: plan.scenario)
+            let csv = liveRecording.map { _ in LiveTiltRecording.csvPath(out: out, trace: trace) }
+            let gravity = try liveTrack.map { RunPlan.Resolved(liveTrack: $0) } ?? plan.resolve()
+            let source = csv.map { plan.liveSource(csv: $0, frame: plan.tiltFrame) } ?? plan.source(gravity)
             InterruptSignal.install()
             // --html without --trace: the trace goes to a temporary file, deleted after rendering.
             let temporaryTrace =
@@ -169,7 +207,18 @@ extension TiltboxCommand {
                 plan.scenario.expectations.isEmpty ? nil : ExpectationSink(scenario: plan.scenario)
             let report = try HeadlessRun.execute(
                 plan, gravity, options: options, tracePath: tracePath, source: source,
-                sinks: [metrics] + (expectations.map { [$0] } ?? []))
+                sinks: [metrics] + (expectations.map { [$0] } ?? []),
+                onFrame: { session in
+                    guard let liveRecording, let liveTrack else { return }
+                    liveRecording.feed.pull(into: session, track: liveTrack, now: RealTimeClock.now())
+                    try? liveRecording.printWarnings()
+                })
+            if let liveRecording, let liveTrack, let csv {
+                try liveRecording.finish(
+                    track: liveTrack, to: csv,
+                    replay: replayCommand(csv: csv, summary: report.summary, plan: plan),
+                    summary: report.summary, label: plan.label)
+            }
             let results = expectations?.results ?? []
             let people: (String) throws -> Void = trace != "-" ? { try Console.out($0) } : { try Console.error($0) }
             if !quiet { try report.printSummary(scenarioLabel: plan.label, to: people) }
@@ -195,6 +244,45 @@ extension TiltboxCommand {
             }
             try report.exitIfNotComplete()
             if !results.failures.isEmpty { throw ExitCode(ExitStatus.failure) }
+        }
+
+        /// The command that replays a live run's CSV (`LiveTiltRecording.replayCommand`).
+        private func replayCommand(csv: String, summary: RunSummary, plan: RunPlan) -> String {
+            LiveTiltRecording.replayCommand(
+                scenario: scenario, csv: csv, steps: summary.steps, time: summary.simulatedTime,
+                every: recording.every, frame: plan.tiltFrame, overrides: plan.overrides,
+                trace: trace)
+        }
+
+        /// Refuses the options a live `--tilt` cannot use, and `--out` without one.
+        private func refuseLiveTiltOptions(_ liveTilt: LiveTiltInput?, liveView: Bool) throws {
+            guard let liveTilt else {
+                if out != nil {
+                    throw ValidationError(
+                        "--out writes the gravity of a live --tilt (- or phyphox://HOST[:PORT]), and this run has none")
+                }
+                return
+            }
+            let name = "--tilt \(tiltOptions.tilt ?? "")"
+            if !liveView && !realtime {
+                throw ValidationError(
+                    "\(name) drives a run as it goes: add --realtime (a headless run paced on the clock), or use the live view (--view terminal, on a terminal)"
+                )
+            }
+            if liveView && interactive {
+                throw ValidationError("\(name) steers gravity, and so would --interactive: give one of them")
+            }
+            if tiltOptions.interpolate != nil {
+                throw ValidationError("--interpolate has no effect with \(name): each sample is held until the next")
+            }
+            if tiltOptions.convention != nil {
+                throw ValidationError(
+                    "--convention has no effect with \(name): \(liveTilt == .standardInput ? "a Tiltbox CSV is in g already" : "phyphox is always in Android's convention")"
+                )
+            }
+            if html != nil {
+                throw ValidationError("--html is for runs that are not live: replay the live run's CSV with --html")
+            }
         }
 
         /// Refuses, as a usage error, an option that this run would ignore.
@@ -261,6 +349,7 @@ extension TiltboxCommand {
             try overwrite.output(trace, as: "--trace")
             try overwrite.output(html, as: "--html")
             try overwrite.output(summaryJSON, as: "--summary-json")
+            try overwrite.output(out, as: "--out")
         }
     }
 }

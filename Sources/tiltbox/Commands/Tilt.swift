@@ -36,6 +36,11 @@ extension TiltboxCommand {
 
         func validate() throws {
             _ = try intervalOption.seconds()
+            if file == "-" || file.lowercased().hasPrefix("phyphox://") {
+                throw ValidationError(
+                    "\(file) is a live source, for run --realtime, the live view and record; tilt prints a file's gravity (give it the CSV a live run wrote)"
+                )
+            }
         }
 
         func run() throws {

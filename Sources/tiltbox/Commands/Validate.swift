@@ -9,7 +9,8 @@ extension TiltboxCommand {
             abstract: "Check scenario and tilt files without running them.",
             discussion: """
                 A .json file whose format is tiltbox-scenario/1 is checked as a scenario (with its tilt file, if any); \
-                everything else as a tilt file (\(TiltFormat.helpList), folder or zip).
+                everything else as a tilt file (\(TiltFormat.helpList), folder or zip). A phyphox://HOST[:PORT] \
+                URL is checked for its form, without contacting the phone.
                 Prints one line per valid file and one error line per invalid file; exits 2 if any file is invalid.
                 """)
 
@@ -52,6 +53,17 @@ extension TiltboxCommand {
         /// The `ok:` line for `file`, after its warnings; an `InputError` when it is invalid
         /// (a failed write of a warning is thrown as it is).
         private func check(_ file: String) throws -> String {
+            // A live source is checked for form only: nothing is connected to.
+            if let live = try LiveTiltInput.parse(file) {
+                switch live {
+                case .phyphox(let host, let port):
+                    return "ok: \(file): phyphox remote access at host \(host), port \(port) (not contacted)"
+                case .standardInput:
+                    throw InputError(
+                        file: file,
+                        reason: "'-' streams a tilt CSV into a run; validate checks files and phyphox:// URLs")
+                }
+            }
             let kind = FileKind.of(file)
             if kind == .trace {
                 throw InputError(

@@ -35,6 +35,11 @@ extension TiltboxCommand {
             guard tolerance.isFinite, tolerance >= 0 else {
                 throw ValidationError("--tolerance must be a finite number ≥ 0")
             }
+            if tiltOptions.isLive {
+                throw ValidationError(
+                    "verify re-runs a recorded input: give the CSV a live run wrote (--tilt FILE), not --tilt \(tiltOptions.tilt ?? "")"
+                )
+            }
         }
 
         func run() throws {

@@ -7,11 +7,13 @@ import Foundation
 struct HeadlessRun {
     var summary: RunSummary
 
-    /// Runs to the end. A trace that cannot be written is thrown as `TraceWriteError`
+    /// Runs to the end, calling `onFrame` after each frame (a live tilt source applies its
+    /// newest sample there). A trace that cannot be written is thrown as `TraceWriteError`
     /// (exit 141 for a closed pipe, else 1 with its message; see `ExitStatus.afterWriteFailure`).
     static func execute(
         _ plan: RunPlan, _ resolved: RunPlan.Resolved, options: RunOptions, tracePath: String?,
-        source: TraceHeader.Source?, sinks: [any RecordSink] = []
+        source: TraceHeader.Source?, sinks: [any RecordSink] = [],
+        onFrame: (RunSession) -> Void = { _ in }
     ) throws -> HeadlessRun {
         var progress = ProgressLine(enabled: Console.standardErrorIsTerminal, now: RealTimeClock.now())
         let summary: RunSummary
@@ -19,6 +21,7 @@ struct HeadlessRun {
             summary = try plan.runHeadless(
                 resolved, options: options, tracePath: tracePath, source: source,
                 progress: { session in
+                    onFrame(session)
                     progress.update(
                         step: session.stepCount, of: session.totalSteps,
                         simulatedTime: session.simulatedTime, now: RealTimeClock.now())

@@ -22,16 +22,27 @@ enum LiveSession {
         return live
     }
 
-    /// Runs the view of `plan`.
-    static func run(_ plan: RunPlan, options: LiveViewOptions) throws -> LiveResult {
-        // Resolve the tilt input once up front, so a bad file is reported before the
-        // screen switches, and again on each restart.
-        let first = try plan.resolve()
+    /// Runs the view of `plan`; `liveTrack` makes the track of a live `--tilt` source
+    /// (`options.feed`) for each run, `nil` for none.
+    static func run(
+        _ plan: RunPlan, options: LiveViewOptions,
+        liveTrack: @escaping @Sendable () -> LiveTiltTrack? = { nil }
+    ) throws -> LiveResult {
         var options = options
-        options.traceSource = plan.source(first)
+        if options.feed == nil {
+            // Resolve the tilt input once up front, so a bad file is reported before the
+            // screen switches, and again on each restart.
+            let first = try plan.resolve()
+            options.traceSource = plan.source(first)
+        }
         InterruptSignal.install()
-        let terminal = Terminal()
-        let view = try LiveView(scenario: plan.scenario, options: options, terminal: terminal) {
+        // With `--tilt -` standard input carries the samples: the keys come from /dev/tty.
+        let terminal =
+            options.keysFromControllingTerminal
+            ? (Terminal.readingKeysFromControllingTerminal() ?? Terminal()) : Terminal()
+        let view = try LiveView(
+            scenario: plan.scenario, options: options, terminal: terminal, makeLiveTrack: liveTrack
+        ) {
             try plan.makeTrack()
         }
         return try view.run()

@@ -44,7 +44,7 @@ struct TiltOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Gravity input: a \(TiltFormat.helpList) (file, folder or zip). Overrides the scenario's 'tilt'.",
+            "Gravity input: a \(TiltFormat.helpList) (file, folder or zip); or, live, '-' (a Tiltbox CSV streamed on standard input) or phyphox://HOST[:PORT] (a phone's phyphox remote access, port 8080 by default). Overrides the scenario's 'tilt'.",
             valueName: "FILE"))
     var tilt: String?
 
@@ -55,9 +55,19 @@ struct TiltOptions: ParsableArguments {
     var convention: SensorConvention? { shape.convention }
     var g: Double? { shape.g }
 
+    /// The live source `--tilt` names (`-` or `phyphox://HOST[:PORT]`), `nil` for a file.
+    /// - Throws: `InputError` for a `phyphox://` URL that does not parse (exit 2).
+    func liveInput() throws -> LiveTiltInput? { try LiveTiltInput.parse(tilt) }
+
+    /// Whether `--tilt` names a live source rather than a file (`liveInput()` tells which).
+    var isLive: Bool { tilt == "-" || tilt?.lowercased().hasPrefix("phyphox://") == true }
+
+    /// The gravity input of a run; a live source is not a file (`file` is `nil`, the run
+    /// gets its track from `LiveTiltRecording`).
     var gravityInput: GravityInput {
         GravityInput(
-            file: tilt, orientation: orientation, g: g, interpolation: interpolate ?? .hold, convention: convention)
+            file: isLive ? nil : tilt, orientation: orientation, g: g, interpolation: interpolate ?? .hold,
+            convention: convention)
     }
 
     /// Refuses, as a usage error, the options that only shape a tilt input when there is

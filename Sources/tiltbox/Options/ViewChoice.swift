@@ -7,14 +7,15 @@ enum ViewChoice: String, ExpressibleByArgument, CaseIterable {
 
     /// Whether to show the live view: `auto` when standard input and output are
     /// terminals and no output (trace, summary JSON) is asked for.
-    func showsTerminal(trace: String?, hasOutputs: Bool) throws -> Bool {
+    func showsTerminal(trace: String?, hasOutputs: Bool, keysFromControllingTerminal: Bool = false) throws -> Bool {
+        let isInteractive = Terminal.isInteractive(keysFromControllingTerminal: keysFromControllingTerminal)
         switch self {
         case .none:
             return false
         case .auto:
-            return Terminal.isInteractive && !hasOutputs
+            return isInteractive && !hasOutputs
         case .terminal:
-            guard Terminal.isInteractive else {
+            guard isInteractive else {
                 throw InputError(
                     file: "--view",
                     reason:

@@ -1,0 +1,388 @@
+import Foundation
+import Testing
+
+/// Live tilt: `--tilt phyphox://HOST:PORT` against a stand-in phone (`StandInPhone`), and
+/// `--tilt -` fed through a pipe, driving `run --realtime`; the CSV of the gravity applied
+/// replays the live run bit for bit; a phone that misbehaves or goes away is survived.
+@Suite(.serialized) struct LiveTiltTests {
+    static let scenario = PackageFiles.scenario("free-fall.json")
+
+    /// The `g` pairs of a trace's records, in order, read exactly (Swift's correctly
+    /// rounded `Double(String)` on the shortest round-trip text).
+    static func gravities(_ tracePath: String) throws -> [[Double]] {
+        try JSONLines.lines(file: tracePath).compactMap { line in
+            guard let match = line.firstMatch(of: /"g":\[([^,\]]+),([^\]]+)\]/) else { return nil }
+            return [Double(String(match.1)) ?? .nan, Double(String(match.2)) ?? .nan]
+        }
+    }
+
+    /// The end line's `end` value.
+    static func end(_ tracePath: String) throws -> String? {
+        try JSONLines.objects(file: tracePath).last?["end"] as? String
+    }
+
+    /// World gravity (portrait, 980 units per g) of a phyphox reading in m/s², as the
+    /// formats document it: g = −v / 9.80665, then × 980.
+    static func world(x: Double, y: Double) -> [Double] {
+        [0 + (-x / 9.80665) * 980, 0 + (-y / 9.80665) * 980]
+    }
+
+    /// Runs the replay command of a live CSV's first comment and diffs its trace with `live`.
+    static func replayMatches(csv: String, live: String, in directory: TemporaryDirectory) throws
+        -> TiltboxBinary.Result
+    {
+        let text = try String(contentsOfFile: csv, encoding: .utf8)
+        let first = String(text.split(separator: "\n").first ?? "")
+        #expect(first.hasPrefix("# replay: tiltbox run "), "first line: \(first)")
+        let words = first.dropFirst("# replay: tiltbox ".count).split(separator: " ").map(String.init)
+        let replay = try TiltboxBinary.run(words + ["-q"], in: directory)
+        #expect(replay.status == 0, "replay: \(replay.stderr)")
+        let replayTrace = try #require(words.last)
+        return try TiltboxBinary.run(["diff", live, replayTrace], in: directory)
+    }
+
+    @Test func gravityFollowsTheStandInPhonesSamplesAndTheCSVReplaysBitForBit() throws {
+        let phone = try StandInPhone()
+        let directory = try TemporaryDirectory()
+        let trace = directory.path("live.jsonl")
+        let csv = directory.path("live.csv")
+        let result = try TiltboxBinary.run(
+            [
+                "run", Self.scenario, "--tilt", phone.url, "--realtime", "--duration", "1.5", "--trace", trace,
+                "--out", csv, "-q",
+            ],
+            in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Self.end(trace) == "complete")
+        // Every gravity applied is one of the phone's samples, converted (or the scenario's
+        // own before the first), and more than a few distinct samples were applied.
+        var known = Set(
+            (0..<400).map { i -> [Double] in
+                let s = phone.sample(i)
+                return Self.world(x: StandInPhone.parsed(s.x), y: StandInPhone.parsed(s.y))
+            })
+        known.insert([0, -980])
+        let applied = try Self.gravities(trace)
+        let strangers = applied.filter { !known.contains($0) }
+        #expect(strangers.isEmpty, "gravity not from the phone: \(strangers.prefix(3))")
+        #expect(Set(applied).count > 10, "only \(Set(applied).count) distinct gravities applied")
+        #expect(phone.repeats == 0, "the client asked for samples it already had")
+        #expect(result.stderr.contains("samples received"), "\(result.stderr)")
+        let diff = try Self.replayMatches(csv: csv, live: trace, in: directory)
+        #expect(diff.status == 0 && diff.stdout.hasPrefix("identical"), "\(diff.stdout)\(diff.stderr)")
+        // verify re-runs the trace's own source: the CSV it names.
+        let verify = try TiltboxBinary.run(["verify", "--against", trace], in: directory)
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+    }
+
+    @Test func aMalformedAnswerHoldsGravityWarnsOnceAndTheRunCompletes() throws {
+        let phone = try StandInPhone(.init(malformedAnswers: [5, 6, 7, 15]))
+        let directory = try TemporaryDirectory()
+        let trace = directory.path("live.jsonl")
+        let result = try TiltboxBinary.run(
+            ["run", Self.scenario, "--tilt", phone.url, "--realtime", "--duration", "1.5", "--trace", trace, "-q"],
+            in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Self.end(trace) == "complete")
+        let warnings = result.stderrLines.filter { $0.contains("warning") }
+        #expect(warnings.count == 1, "\(result.stderr)")
+        #expect(warnings.first?.contains("malformed") == true, "\(result.stderr)")
+        // Without --out, the CSV is beside the trace, and the gaps are comment lines in it.
+        let csv = directory.path("live-tilt.csv")
+        let text = try String(contentsOfFile: csv, encoding: .utf8)
+        #expect(text.split(separator: "\n").filter { $0.hasPrefix("# at t = ") && $0.contains("gap") }.count == 2)
+        #expect(result.stderr.contains("wrote the") && result.stderr.contains(csv), "\(result.stderr)")
+        let diff = try Self.replayMatches(csv: csv, live: trace, in: directory)
+        #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
+    }
+
+    @Test func aPhoneThatDoesNotAnswerInTimeIsAGapWithOneWarning() throws {
+        let phone = try StandInPhone(.init(slowGets: [6]))
+        let directory = try TemporaryDirectory()
+        let trace = directory.path("live.jsonl")
+        let result = try TiltboxBinary.run(
+            ["run", Self.scenario, "--tilt", phone.url, "--realtime", "--duration", "3", "--trace", trace, "-q"],
+            in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Self.end(trace) == "complete")
+        let warnings = result.stderrLines.filter { $0.contains("warning") }
+        #expect(warnings.count == 1 && warnings[0].contains("no answer within the timeout"), "\(result.stderr)")
+        let text = try String(contentsOfFile: directory.path("live-tilt.csv"), encoding: .utf8)
+        #expect(text.contains("gap: no answer within the timeout") && text.contains("answers again"), "\(text)")
+        let diff = try Self.replayMatches(csv: directory.path("live-tilt.csv"), live: trace, in: directory)
+        #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
+    }
+
+    @Test func aPhoneThatStopsMidRunIsSurvivedWithOneWarning() throws {
+        let phone = try StandInPhone(.init(stopAfterGets: 20))
+        let directory = try TemporaryDirectory()
+        let trace = directory.path("live.jsonl")
+        let result = try TiltboxBinary.run(
+            ["run", Self.scenario, "--tilt", phone.url, "--realtime", "--duration", "2", "--trace", trace, "-q"],
+            in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Self.end(trace) == "complete")
+        let warnings = result.stderrLines.filter { $0.contains("warning") }
+        #expect(warnings.count == 1, "\(result.stderr)")
+        #expect(warnings.first?.contains("cannot connect") == true, "\(result.stderr)")
+        let text = try String(contentsOfFile: directory.path("live-tilt.csv"), encoding: .utf8)
+        #expect(text.contains("gap: cannot connect"), "\(text.suffix(400))")
+        // Gravity held: no sample is applied after the gap began, and the replay agrees.
+        let afterGap = text.components(separatedBy: "gap: cannot connect").last ?? ""
+        #expect(afterGap.split(separator: "\n").dropFirst().allSatisfy { $0.hasPrefix("#") }, "\(afterGap)")
+        let diff = try Self.replayMatches(csv: directory.path("live-tilt.csv"), live: trace, in: directory)
+        #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
+    }
+
+    @Test func ctrlCEndsALiveRunWith130AndStillWritesItsCSV() throws {
+        let phone = try StandInPhone()
+        let directory = try TemporaryDirectory()
+        let trace = directory.path("live.jsonl")
+        let process = try TiltboxBinary.start(
+            [
+                "run", Self.scenario, "--tilt", phone.url, "--realtime", "--duration", Patience.unfinishableDuration,
+                "--trace", trace, "-q",
+            ],
+            stdout: directory.url.appendingPathComponent("out"), stderr: directory.url.appendingPathComponent("err"))
+        // Interrupt once the live run is writing its trace and the phone has been polled for about half a second.
+        Patience.wait { !Patience.names(in: directory, startingWith: ".live.jsonl").isEmpty && phone.gets > 30 }
+        process.interrupt()
+        process.waitForExit("the interrupted live run")
+        #expect(process.terminationStatus == 130)
+        #expect(try Self.end(trace) == "interrupted")
+        let csv = try String(contentsOfFile: directory.path("live-tilt.csv"), encoding: .utf8)
+        #expect(csv.hasPrefix("# replay: tiltbox run ") && csv.contains(" --duration "), "\(csv.prefix(300))")
+        #expect(csv.contains("ended interrupted"), "\(csv.prefix(300))")
+    }
+
+    @Test func aRestartedExperimentIsReadAfreshAndAPausedOneHoldsGravity() throws {
+        let phone = try StandInPhone(.init(restartAtGet: 40, pausedGets: Set(10..<20)))
+        let directory = try TemporaryDirectory()
+        let trace = directory.path("live.jsonl")
+        let result = try TiltboxBinary.run(
+            ["run", Self.scenario, "--tilt", phone.url, "--realtime", "--duration", "2", "--trace", trace, "-q"],
+            in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Self.end(trace) == "complete")
+        let warnings = result.stderrLines.filter { $0.contains("warning") }
+        #expect(warnings.count == 2, "\(result.stderr)")
+        #expect(warnings.contains { $0.contains("is not measuring") }, "\(result.stderr)")
+        #expect(warnings.contains { $0.contains("restarted (a new session)") }, "\(result.stderr)")
+        // After the restart, gravity follows the new session's samples (its times start at 0 again).
+        let restarted = Set(
+            (0..<400).map { i -> [Double] in
+                let s = phone.sample(i, epoch: 1)
+                return Self.world(x: StandInPhone.parsed(s.x), y: StandInPhone.parsed(s.y))
+            })
+        let applied = try Self.gravities(trace)
+        #expect(restarted.contains(applied.last ?? []), "last gravity \(applied.last ?? []) is not the new session's")
+        #expect(phone.repeats == 0)
+        let diff = try Self.replayMatches(csv: directory.path("live-tilt.csv"), live: trace, in: directory)
+        #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
+    }
+
+    @Test func aReadingBeyondTheGravityBoundIsSkippedSoTheCSVStillReplays() throws {
+        let phone = try StandInPhone(.init(hugeGets: Set(8..<40)))
+        let directory = try TemporaryDirectory()
+        let trace = directory.path("live.jsonl")
+        let result = try TiltboxBinary.run(
+            ["run", Self.scenario, "--tilt", phone.url, "--realtime", "--duration", "1", "--trace", trace, "-q"],
+            in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        let warnings = result.stderrLines.filter { $0.contains("warning") }
+        #expect(warnings.count == 1 && warnings[0].contains("a sample skipped: reading"), "\(result.stderr)")
+        let applied = try Self.gravities(trace)
+        #expect(
+            applied.allSatisfy { abs($0[0]) <= 1e6 && abs($0[1]) <= 1e6 },
+            "\(applied.max { abs($0[0]) < abs($1[0]) } ?? [])")
+        let diff = try Self.replayMatches(csv: directory.path("live-tilt.csv"), live: trace, in: directory)
+        #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
+    }
+
+    @Test func aLinearAccelerationExperimentIsRefusedBeforeTheRun() throws {
+        let phone = try StandInPhone(.init(source: "linear_acceleration"))
+        let directory = try TemporaryDirectory()
+        let trace = directory.path("live.jsonl")
+        let result = try TiltboxBinary.run(
+            ["run", Self.scenario, "--tilt", phone.url, "--realtime", "--trace", trace], in: directory)
+        #expect(result.status == 2)
+        #expect(
+            result.stderrLines == [
+                "\(phone.url)/config: the experiment reads linear_acceleration, which has no gravity in it; open \"Acceleration with g\" on the phone instead"
+            ], "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: trace))
+    }
+
+    @Test func nothingListeningOrAnUnknownHostIsOneLineAndExitTwo() throws {
+        let directory = try TemporaryDirectory()
+        let phone = try StandInPhone()
+        let url = phone.url
+        phone.stop()
+        Patience.wait { (try? TiltboxBinary.run(["validate", url], in: directory).status) == 0 }
+        let refused = try TiltboxBinary.run(["run", Self.scenario, "--tilt", url, "--realtime", "-q"], in: directory)
+        #expect(refused.status == 2)
+        #expect(refused.stderrLines.count == 1 && refused.stderr.contains("Connection refused"), "\(refused.stderr)")
+        let unknown = try TiltboxBinary.run(
+            ["run", Self.scenario, "--tilt", "phyphox://no-such-host.invalid", "--realtime", "-q"], in: directory)
+        #expect(unknown.status == 2)
+        #expect(
+            unknown.stderrLines == [
+                "phyphox://no-such-host.invalid:8080/config: the address no-such-host.invalid cannot be resolved"
+            ], "\(unknown.stderr)")
+        let validate = try TiltboxBinary.run(["validate", "phyphox://phone.local", "phyphox://x:99999"], in: directory)
+        #expect(validate.status == 2)
+        #expect(
+            validate.stdoutLines == [
+                "ok: phyphox://phone.local: phyphox remote access at host phone.local, port 8080 (not contacted)"
+            ])
+        #expect(validate.stderrLines == ["phyphox://x:99999: the port 99999 is not in 1...65535"])
+        let headless = try TiltboxBinary.run(["run", Self.scenario, "--tilt", url, "-q"], in: directory)
+        #expect(headless.status == 2 && headless.stderr.contains("add --realtime"), "\(headless.stderr)")
+    }
+
+    @Test(arguments: [
+        (["--tilt", "-"], "drives a run as it goes: add --realtime"),
+        (["--tilt", "-", "--realtime", "--interpolate", "linear"], "--interpolate has no effect with --tilt -"),
+        (["--tilt", "phyphox://h", "--realtime", "--convention", "ios"], "phyphox is always in Android's convention"),
+        (["--tilt", "-", "--realtime", "--html", "p.html"], "--html is for runs that are not live"),
+        (["--tilt", "-", "--realtime", "--out", "-"], "--out needs a file name"),
+        (["--out", "x.csv"], "--out writes the gravity of a live --tilt"),
+        (["--tilt", "phyphox://h:0", "--realtime"], "phyphox://h:0: the port 0 is not in 1...65535"),
+    ])
+    func optionsALiveTiltCannotUseAreRefusedWithExitTwo(arguments: [String], message: String) throws {
+        let directory = try TemporaryDirectory()
+        let result = try TiltboxBinary.run(["run", Self.scenario] + arguments, in: directory)
+        #expect(result.status == 2)
+        #expect(result.stderrLines.first?.contains(message) == true, "\(result.stderr)")
+        let verify = try TiltboxBinary.run(["verify", "--against", "t.jsonl", "--tilt", "-"], in: directory)
+        #expect(verify.status == 2 && verify.stderr.contains("verify re-runs a recorded input"), "\(verify.stderr)")
+        let tilt = try TiltboxBinary.run(["tilt", "phyphox://h"], in: directory)
+        #expect(tilt.status == 2 && tilt.stderr.contains("is a live source"), "\(tilt.stderr)")
+    }
+
+    @Test func rowsOnStandardInputDriveTheRunAndBadRowsWarnOnce() throws {
+        let directory = try TemporaryDirectory()
+        let trace = directory.path("stdin.jsonl")
+        let csv = directory.path("stdin.csv")
+        let process = Process()
+        process.executableURL = try TiltboxBinary.url()
+        process.arguments = [
+            "run", Self.scenario, "--tilt", "-", "--realtime", "--duration", "2", "--trace", trace, "--out", csv, "-q",
+        ]
+        let input = Pipe()
+        process.standardInput = input
+        let errURL = directory.url.appendingPathComponent("err")
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let writer = input.fileHandleForWriting
+        try writer.write(contentsOf: Data("t,x,y,z\n0,0,-1,0\n".utf8))
+        let rows = [(0.5, -0.5), (0.25, -0.75), (-0.6, -0.4)]
+        for (i, row) in rows.enumerated() {
+            // Each row once the run has had a moment with the one before (the temporary trace shows it runs).
+            Patience.wait { !Patience.names(in: directory, startingWith: ".stdin.jsonl").isEmpty }
+            Thread.sleep(forTimeInterval: 0.2)
+            try writer.write(contentsOf: Data("\(Double(i) + 1),\(row.0),\(row.1),0\n".utf8))
+            if i == 0 { try writer.write(contentsOf: Data("oops\n2,x,1,0\n1.5,nan,0,0\n".utf8)) }
+        }
+        try writer.close()
+        process.waitForExit("the stdin run")
+        let stderr = try String(contentsOf: errURL, encoding: .utf8)
+        #expect(process.terminationStatus == 0, "\(stderr)")
+        #expect(try Self.end(trace) == "complete")
+        let warnings = stderr.split(separator: "\n").filter { $0.contains("row is skipped") }
+        #expect(warnings.count == 1, "\(stderr)")
+        #expect(stderr.contains("3 bad rows skipped"), "\(stderr)")
+        let allowed: Set<[Double]> = [[0, -980], [490, -490], [245, -735], [-588, -392]]
+        let applied = try Self.gravities(trace)
+        #expect(applied.allSatisfy { allowed.contains($0) }, "\(Set(applied))")
+        #expect(applied.last == [-588, -392], "the last row never arrived: \(Set(applied))")
+        let diff = try Self.replayMatches(csv: csv, live: trace, in: directory)
+        #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
+    }
+
+    @Test func recordUnderTmuxShowsThePhoneAndItsSampleAgeInTheHUDAndReplaysIdentically() throws {
+        try #require(TmuxSession.isAvailable, "tmux is needed (make test installs it)")
+        let phone = try StandInPhone()
+        let directory = try TemporaryDirectory()
+        let binary = try TiltboxBinary.url().path
+        let csv = directory.path("phone.csv"), live = directory.path("live.jsonl")
+        let session = try TmuxSession(
+            command:
+                "\(binary) record \(Self.scenario) --tilt \(phone.url) --out \(csv) --trace \(live) --duration 3 --exit-at-end",
+            columns: 200, directory: directory)
+        let shown = try session.wait(seconds: Patience.generous) {
+            let screen = try session.capture()
+            return screen.contains("tilt \(phone.url) ") && screen.contains("s old")
+        }
+        #expect(shown, "the HUD never named the phone and its sample's age: \((try? session.capture()) ?? "")")
+        #expect(!(try session.capture().contains("←→ tilt")), "the arrow keys do not steer a live source")
+        #expect(session.exitStatus(within: Patience.generous) == 0)
+        #expect(try Self.end(live) == "complete")
+        let diff = try Self.replayMatches(csv: csv, live: live, in: directory)
+        #expect(diff.status == 0 && diff.stdout.contains("identical: 361 records"), "\(diff.stdout)\(diff.stderr)")
+    }
+
+    @Test func theLiveViewTakesRowsFromAPipeAndKeysFromTheTerminal() throws {
+        try #require(TmuxSession.isAvailable, "tmux is needed (make test installs it)")
+        let directory = try TemporaryDirectory()
+        let binary = try TiltboxBinary.url().path
+        let live = directory.path("live.jsonl")
+        let session = try TmuxSession(
+            command:
+                "(printf 't,x,y\\n0,0,-1\\n'; sleep 1; printf '1,0.5,-0.5\\n') | \(binary) run \(Self.scenario) --tilt - --view terminal --trace \(live) --duration \(Patience.unfinishableDuration)",
+            columns: 200, directory: directory)
+        let shown = try session.wait(seconds: Patience.generous) {
+            let screen = try session.capture()
+            return screen.contains("tilt standard input ") && screen.contains("s old")
+                && screen.contains("g ↘ 490,-490")
+        }
+        #expect(shown, "the HUD never showed the row from the pipe: \((try? session.capture()) ?? "")")
+        // q reaches the view from the terminal although standard input is the pipe.
+        try session.send("q")
+        #expect(session.exitStatus(within: Patience.generous) == 0)
+        let csv = try String(contentsOfFile: directory.path("live-tilt.csv"), encoding: .utf8)
+        #expect(csv.contains(",0.5,-0.5\n"), "\(csv)")
+        // q stops a live run on purpose: the trace ends complete, and the CSV replays it exactly.
+        #expect(try Self.end(live) == "complete")
+        let diff = try Self.replayMatches(csv: directory.path("live-tilt.csv"), live: live, in: directory)
+        #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
+    }
+
+    @Test func recordTakesRowsFromAPipeAndItsCSVReplaysIdentically() throws {
+        try #require(TmuxSession.isAvailable, "tmux is needed (make test installs it)")
+        let directory = try TemporaryDirectory()
+        let binary = try TiltboxBinary.url().path
+        let csv = directory.path("piped.csv"), live = directory.path("live.jsonl")
+        let session = try TmuxSession(
+            command:
+                "(printf 't,x,y\\n0,0,-1\\n'; sleep 0.5; printf '1,-0.5,-0.5\\n') | \(binary) record \(Self.scenario) --tilt - --out \(csv) --trace \(live) --duration 2 --exit-at-end",
+            columns: 200, directory: directory)
+        #expect(session.exitStatus(within: Patience.generous) == 0, "\((try? session.capture()) ?? "")")
+        #expect(try Self.end(live) == "complete")
+        let text = try String(contentsOfFile: csv, encoding: .utf8)
+        #expect(text.contains("recorded live from standard input") && text.contains(",-0.5,-0.5\n"), "\(text)")
+        let diff = try Self.replayMatches(csv: csv, live: live, in: directory)
+        #expect(diff.status == 0 && diff.stdout.contains("identical: 241 records"), "\(diff.stdout)\(diff.stderr)")
+    }
+
+    /// The figures of a 10 s live run against the stand-in at 100 Hz, printed for the
+    /// record: requests, samples received, the largest sample age seen by a frame, and
+    /// whether the replay of its CSV is identical.
+    @Test func aTenSecondLiveRunAt100HzReplaysIdentically() throws {
+        let phone = try StandInPhone(.init(rate: 100))
+        let directory = try TemporaryDirectory()
+        let trace = directory.path("ten.jsonl")
+        let result = try TiltboxBinary.run(
+            ["run", Self.scenario, "--tilt", phone.url, "--realtime", "--duration", "10", "--trace", trace, "-q"],
+            in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        let counts = result.stderrLines.first { $0.contains("samples received") } ?? ""
+        let diff = try Self.replayMatches(csv: directory.path("ten-tilt.csv"), live: trace, in: directory)
+        #expect(diff.status == 0, "\(diff.stdout)")
+        print(
+            "live tilt, 10 s at 100 Hz: \(counts); stand-in served \(phone.samplesServed) samples to \(phone.gets) /get requests, \(phone.repeats) twice; replay: \(diff.stdout.trimmingCharacters(in: .whitespacesAndNewlines))"
+        )
+    }
+}

@@ -1,6 +1,7 @@
 # Tiltbox: two commands do all set-up on a fresh Debian machine.
 #   make run    installs what is missing, builds, runs the default scenario
-#   make test   installs what is missing, builds, runs the whole test suite
+#   make test   installs what is missing, builds, runs the whole test suite, then `tiltbox test Scenarios/`
+#               with this CPU's maths and with glibc's non-FMA maths (scripts/scenario-intent.sh)
 #   make flake-hunt FLAKE_RUNS=N   the timing-sensitive suites N times idle and N times under stress-ng
 #   make install PREFIX=/usr/local   release build, then the binary and its bash, zsh and fish completions
 #   make docs   the DocC documentation of the library (Sources/Tiltbox/Tiltbox.docc), warnings as errors
@@ -111,6 +112,7 @@ test: test-deps lint
 	@{ $(SWIFT) test --skip-build; echo $$? > $(TEST_LOG).status; } 2>&1 | tee $(TEST_LOG); \
 		python3 scripts/slowest-suites.py $(TEST_LOG); \
 		exit $$(cat $(TEST_LOG).status)
+	scripts/scenario-intent.sh .build/debug/tiltbox
 	$(MAKE) docs
 
 # The timing-sensitive suites (those that start, signal, kill or wait on a process, a

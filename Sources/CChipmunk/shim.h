@@ -69,4 +69,41 @@ static inline FILE *tiltbox_swap_stderr(FILE *replacement) {
     return previous;
 }
 
+// Chipmunk's own hash set walk (declared in its chipmunk_private.h, exported by the library).
+void cpHashSetEach(cpHashSet *set, void (*func)(void *elt, void *data), void *data);
+
+/// What `tiltbox_space_touching_shapes` collects: shape pairs, two per pair, up to `capacity` pairs.
+typedef struct {
+    const cpShape **shapes;
+    size_t capacity;
+    size_t count;
+    cpTimestamp stamp;
+} tiltbox_touching;
+
+static void tiltbox_touching_visit(void *element, void *data) {
+    const cpArbiter *arbiter = (const cpArbiter *)element;
+    tiltbox_touching *touching = (tiltbox_touching *)data;
+    // An arbiter stamped with the space's current stamp found its shapes touching in the
+    // last `cpSpaceStep` (sensors included: they are stamped, never solved). Older ones are
+    // kept in the cache for `collisionPersistence` steps after the shapes part.
+    if (arbiter->stamp != touching->stamp) return;
+    if (touching->count < touching->capacity) {
+        touching->shapes[2 * touching->count] = arbiter->a;
+        touching->shapes[2 * touching->count + 1] = arbiter->b;
+    }
+    touching->count += 1;
+}
+
+/// Writes the pairs of shapes found touching in the space's last step into `out` (two
+/// pointers per pair, at most `capacity` pairs) and returns how many there are (more than
+/// `capacity` means call again with room for them). Only reads the space's arbiter cache:
+/// no handler is registered and nothing the physics uses is changed. Sleeping bodies' pairs
+/// are not in the cache and are not reported. The order is the hash set's (pointer-based):
+/// callers sort what they need.
+static inline size_t tiltbox_space_touching_shapes(cpSpace *space, const cpShape **out, size_t capacity) {
+    tiltbox_touching touching = {out, capacity, 0, space->stamp};
+    cpHashSetEach(space->cachedArbiters, tiltbox_touching_visit, &touching);
+    return touching.count;
+}
+
 #endif

@@ -18,7 +18,7 @@ struct TiltboxCommand: ParsableCommand {
         version: TiltboxVersion.current,
         subcommands: [
             Run.self, Record.self, Diff.self, Verify.self, Validate.self, Tilt.self, Render.self, Curves.self,
-            Batch.self, BatchMerge.self,
+            Batch.self, BatchMerge.self, Test.self,
         ],
         defaultSubcommand: Run.self)
 

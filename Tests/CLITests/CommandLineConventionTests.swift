@@ -79,7 +79,7 @@ import Testing
         #expect(far.status == 2)
         #expect(
             far.stderrLines.first?.hasPrefix(
-                "tiltbox: unknown command 'frobnicate' (commands: run, record, diff, verify, validate, tilt, render, curves, batch, batch-merge, help"
+                "tiltbox: unknown command 'frobnicate' (commands: run, record, diff, verify, validate, tilt, render, curves, batch, batch-merge, test, help"
             ) == true,
             "\(far.stderr)")
     }

@@ -100,6 +100,22 @@ let loaderOnlyRules: [LoaderOnlyRule] = [
         why: "the due step t / dt compares with duration and timestep; spawns and actions are summed over counts",
         fragments: ["after the run's last step", "spawns more than", "actions in all"]),
     LoaderOnlyRule(
+        name: "expectation names",
+        why: "a body id, prefix, collision type or counter must exist in the file (its crates, bodies, shapes, rules)",
+        fragments: [
+            "no body has the id", "no body id starts with", "is neither a body id nor a collision type",
+            "no rule counts", "only a trailing \"*\" is a pattern", "names no one",
+        ]),
+    LoaderOnlyRule(
+        name: "expectation ranges",
+        why:
+            "compares two values (a window's ends, a box's corners, an angle's min and max) or a time with the duration",
+        fragments: [
+            "ends before it starts", "the box's first corner must be its lower left",
+            "expected [min, max] with min ≤ max",
+            "is after the end of the run",
+        ]),
+    LoaderOnlyRule(
         name: "filter group read as a double",
         why: "JSON numbers are read as doubles: an integer just below 2^63 (2^63 − 1) rounds to 2^63, which is refused",
         fragments: ["< 2^63"]),

@@ -37,6 +37,9 @@
     public var message: String?
     /// The sweep values of this point, as (path, JSON text).
     public var parameters: [(path: String, json: String)]
+    /// The run's expectations (from its `--summary-json`), in `expect` order; empty for a
+    /// scenario without `expect`, a verify job, or a run that did not complete.
+    public var expectations: [ReportedExpectation] = []
 
     public init(
         index: Int, name: String, status: Status, exit: Int32? = nil, signal: Int32? = nil,

@@ -5,16 +5,39 @@ import Foundation
     /// JUnit XML: one `testcase` per job or sweep point; a divergence or a failed run is a
     /// `failure` (its message the first divergence, or the child's last error line), bad
     /// input or a crash an `error`.
-    public static func junit(_ jobs: [BatchJobResult]) -> String {
-        let failures = jobs.count(.diverged) + jobs.count(.failed)
-        let errors = jobs.count(.error)
+    ///
+    /// With `perExpectation` (`tiltbox test`), a job whose run reported expectations is one
+    /// `testcase` per expectation instead (`classname` the job's name, `name` its label, a
+    /// failure its line, one the run did not reach `skipped`), so CI counts and names each check.
+    public static func junit(
+        _ jobs: [BatchJobResult], suite: String = "tiltbox batch", perExpectation: Bool = false
+    ) -> String {
+        var failures = 0
+        var errors = 0
+        var skipped = 0
+        var tests = 0
+        for job in jobs {
+            if perExpectation, !job.expectations.isEmpty {
+                tests += job.expectations.count
+                failures += job.expectations.reduce(0) { $0 + ($1.line != nil ? 1 : 0) }
+                skipped += job.expectations.reduce(0) { $0 + (!$1.holds && $1.line == nil ? 1 : 0) }
+                continue
+            }
+            tests += 1
+            if job.status == .diverged || job.status == .failed { failures += 1 }
+            if job.status == .error { errors += 1 }
+        }
         let time = NumberFormat.shortest(jobs.reduce(0) { $0 + $1.wallSeconds })
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         let counts =
-            "tests=\"\(jobs.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\" time=\"\(time)\""
-        out += "<testsuites name=\"tiltbox batch\" \(counts)>\n"
-        out += "  <testsuite name=\"tiltbox batch\" \(counts)>\n"
+            "tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(time)\""
+        out += "<testsuites name=\"\(Markup.escape(suite))\" \(counts)>\n"
+        out += "  <testsuite name=\"\(Markup.escape(suite))\" \(counts)>\n"
         for job in jobs {
+            if perExpectation, !job.expectations.isEmpty {
+                out += expectationCases(job)
+                continue
+            }
             out +=
                 "    <testcase classname=\"tiltbox.batch\" name=\"\(Markup.escape(job.name))\" time=\"\(NumberFormat.shortest(job.wallSeconds))\""
             switch job.status {
@@ -38,6 +61,29 @@ import Foundation
             out += "    </testcase>\n"
         }
         out += "  </testsuite>\n</testsuites>\n"
+        return out
+    }
+
+    /// One `testcase` per expectation of `job`, each taking an equal share of its wall time.
+    private static func expectationCases(_ job: BatchJobResult) -> String {
+        let share = NumberFormat.shortest(job.wallSeconds / Double(job.expectations.count))
+        var out = ""
+        for expectation in job.expectations {
+            out +=
+                "    <testcase classname=\"\(Markup.escape(job.name))\" name=\"\(Markup.escape(expectation.label))\" time=\"\(share)\""
+            guard !expectation.holds else {
+                out += "/>\n"
+                continue
+            }
+            guard let message = expectation.line else {
+                // The run ended before the expectation's window did (a shorter `duration`).
+                out +=
+                    ">\n      <skipped message=\"not reached: the run ended before its window did\"/>\n    </testcase>\n"
+                continue
+            }
+            out +=
+                ">\n      <failure type=\"expectation\" message=\"\(Markup.escape(message))\">\(Markup.escape(message))</failure>\n    </testcase>\n"
+        }
         return out
     }
 

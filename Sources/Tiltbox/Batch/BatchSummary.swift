@@ -74,6 +74,20 @@ import Foundation
             out.append(optionalString: job.message)
             out.append(",\"metrics\":")
             if let metrics = job.metrics { out.append(raw: metrics.jsonText) } else { out.append("null") }
+            if !job.expectations.isEmpty {
+                out.append(",\"expectations\":[")
+                for (j, expectation) in job.expectations.enumerated() {
+                    if j > 0 { out.append(byte: UInt8(ascii: ",")) }
+                    out.append("{\"label\":")
+                    out.append(string: expectation.label)
+                    out.append(",\"holds\":")
+                    out.append(expectation.holds ? "true" : "false")
+                    out.append(",\"message\":")
+                    out.append(optionalString: expectation.line)
+                    out.append("}")
+                }
+                out.append("]")
+            }
             out.append(",\"parameters\":{")
             for (j, parameter) in job.parameters.enumerated() {
                 if j > 0 { out.append(byte: UInt8(ascii: ",")) }
@@ -180,7 +194,14 @@ import Foundation
         guard let parameters = parametersNode.objectMembers else {
             throw fail(file, parametersNode, "\(at).parameters", "expected an object")
         }
-        return BatchJobResult(
+        var expectations: [ReportedExpectation] = []
+        for (j, node) in (element["expectations"]?.arrayValue ?? []).enumerated() {
+            guard let label = node["label"]?.stringValue, case .bool(let holds)? = node["holds"]?.value else {
+                throw fail(file, node, "\(at).expectations[\(j)]", "expected an object of label, holds and message")
+            }
+            expectations.append(ReportedExpectation(label: label, holds: holds, line: node["message"]?.stringValue))
+        }
+        var result = BatchJobResult(
             index: index, name: name, status: status, exit: exit, signal: signal, wallSeconds: wall,
             steps: try optionalInt("steps"),
             digest: try optionalString(try member(file, element, "digest", at), "\(at).digest"),
@@ -190,6 +211,8 @@ import Foundation
             message: try element["message"].map { node throws(InputError) in try optionalString(node, "\(at).message") }
                 ?? nil,
             parameters: parameters.map { ($0.key, $0.node.compactJSONText) })
+        result.expectations = expectations
+        return result
     }
 
     /// The summary around its jobs (read one at a time by `load`).

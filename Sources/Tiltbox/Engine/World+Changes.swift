@@ -25,6 +25,7 @@ extension World {
         index.bodies[definition.id] = body
         bodies.append(body)
         reaches.append(definition.reach)
+        bodyListVersion += 1
         return body
     }
 
@@ -46,6 +47,7 @@ extension World {
         // Released here, held by nothing else (its joints are gone): its deinit removes and
         // frees its shapes, then itself.
         bodies.remove(at: position)
+        bodyListVersion += 1
     }
 
     /// Applies `impulse` to the body `id`: at the world point `at` (`cpBodyApplyImpulseAtWorldPoint`),

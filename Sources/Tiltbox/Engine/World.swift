@@ -154,6 +154,11 @@ public final class World {
     /// How many bodies have a state in a record.
     public var bodyCount: Int { bodies.count }
 
+    /// Counts the changes to `bodies` (a body added or removed): a reader that caches
+    /// something per body (an index by body, a selection) rebuilds it when this changes,
+    /// even when a removal and a spawn leave the count the same.
+    public internal(set) var bodyListVersion = 0
+
     /// The id of body `index` in trace order.
     public func bodyID(at index: Int) -> String { bodies[index].id }
 

@@ -83,8 +83,12 @@ import Foundation
         return Layout(scale: scale, panelSize: panelSize, cellSize: cell, columns: columns, rows: rows, size: size)
     }
 
-    /// The SVG document showing `scene.records[i]` for each `i` in `recordIndices`.
-    public func svg(scene: RenderScene, recordIndices: [Int]) -> String {
+    /// The SVG document showing `scene.records[i]` for each `i` in `recordIndices`;
+    /// `overlay` adds elements in world coordinates above each panel's bodies (a failing
+    /// expectation's bound, `ExpectationPicture`).
+    public func svg(
+        scene: RenderScene, recordIndices: [Int], overlay: (TraceRecord) -> String = { _ in "" }
+    ) -> String {
         let layout = layout(scene: scene, panels: recordIndices.count)
         let s = layout.scale
         func n(_ v: Double) -> String { RenderNumber.text(v, decimals: 2) }
@@ -131,6 +135,7 @@ import Foundation
             for joint in scene.joints(at: recordIndex) where joint.isDrawn {
                 out += jointElements(joint, scene: scene, record: record)
             }
+            out += overlay(record)
             out += "</g></g>\n"
             out +=
                 "<text class=\"time\" x=\"\(n((layout.panelSize.x - layout.cellSize.x) / 2 + 2))\" y=\"\(n(layout.panelSize.y + 15))\">"

@@ -170,6 +170,9 @@ public final class RunSession {
         initial.withUnsafeMutableBufferPointer { world.readStates(into: $0) }
         states = initial
         previousStates = initial
+        for case let expectations as ExpectationSink in sinks {
+            expectations.attach(to: world, totalSteps: self.totalSteps)
+        }
         applyGravity(forStep: 0)
     }
 

@@ -12,8 +12,11 @@ extension RunSummary {
     /// `"stepsPerSecond":R,"digest":"fnv1a64:HEX","trace":PATH|null,"traceBytes":N|null}`,
     /// plus `"message"` naming step and body after a divergence (`end` is `error`), then
     /// `"metrics":{...}` (`RunMetrics.jsonText`) or `"metrics":null` when they were not computed
-    /// (the live view).
-    public func jsonText(scenario: String, trace: String?, metrics: RunMetrics? = nil) -> String {
+    /// (the live view), then, for a scenario with `expect`, `"expectations":[...]`
+    /// (`ExpectationResult.jsonText(file:)`, one object per entry in `expect` order).
+    public func jsonText(
+        scenario: String, trace: String?, metrics: RunMetrics? = nil, expectations: [ExpectationResult]? = nil
+    ) -> String {
         var out = JSONLineBuffer()
         func key(_ name: RunSummaryKey) {
             if out.count > 1 { out.append(byte: UInt8(ascii: ",")) }
@@ -44,6 +47,15 @@ extension RunSummary {
         if let traceBytes { out.append(integer: traceBytes) } else { out.append("null") }
         key(.metrics)
         if let metrics { out.append(raw: metrics.jsonText) } else { out.append("null") }
+        if let expectations {
+            key(.expectations)
+            out.append("[")
+            for (i, result) in expectations.enumerated() {
+                if i > 0 { out.append(",") }
+                out.append(raw: result.jsonText(file: scenario))
+            }
+            out.append("]")
+        }
         out.append("}\n")
         return String(decoding: out.bytes, as: UTF8.self)
     }
@@ -53,7 +65,7 @@ extension RunSummary {
 /// writer and the reader (`RunSummaryFile`) both spell them here.
 @_spi(Tools) public enum RunSummaryKey: String, Sendable, CaseIterable {
     case format, tiltbox, scenario, end, message, steps, totalSteps, simTime, droppedTime, frames, records
-    case wallSeconds, stepsPerSecond, digest, trace, traceBytes, metrics
+    case wallSeconds, stepsPerSecond, digest, trace, traceBytes, metrics, expectations
 
     /// The value of the `format` key.
     public static let formatName = "tiltbox-summary/1"
@@ -68,6 +80,8 @@ extension RunSummary {
     public var digest: String?
     /// `metrics` (`RunMetrics.read`), `nil` when `null` or unreadable.
     public var metrics: RunMetrics?
+    /// `expectations`, as their labels and failure lines; empty without them.
+    public var expectations: [ReportedExpectation] = []
 
     /// The largest summary file read: a summary is a few hundred bytes.
     public static let maximumFileSize = 1 << 20
@@ -89,6 +103,60 @@ extension RunSummary {
         }
         summary.digest = root[RunSummaryKey.digest.rawValue]?.stringValue
         summary.metrics = root[RunSummaryKey.metrics.rawValue].flatMap(RunMetrics.read)
+        for node in root[RunSummaryKey.expectations.rawValue]?.arrayValue ?? [] {
+            guard let label = node["label"]?.stringValue, case .bool(let holds)? = node["holds"]?.value else {
+                continue
+            }
+            summary.expectations.append(
+                ReportedExpectation(label: label, holds: holds, line: node["message"]?.stringValue))
+        }
         return summary
+    }
+}
+
+/// One expectation as a run's summary file reports it (what a batch reads back).
+@_spi(Tools) public struct ReportedExpectation: Sendable, Equatable {
+    /// `expect[2] ("name")`.
+    public var label: String
+    /// Whether it held.
+    public var holds: Bool
+    /// The failure line, when it failed.
+    public var line: String?
+
+    /// A reported expectation.
+    public init(label: String, holds: Bool, line: String?) {
+        self.label = label
+        self.holds = holds
+        self.line = line
+    }
+}
+
+extension ExpectationResult {
+    /// `{"index":2,"name":N|null,"label":"expect[2] (\"N\")","holds":false,"step":360,"t":3,`
+    /// `"body":ID|null,"message":LINE}`; a result that holds has only `index`, `name`, `label`, `holds`,
+    /// one the run did not reach `"holds":false,"notReached":true`.
+    public func jsonText(file: String) -> String {
+        var out = JSONLineBuffer()
+        out.append("{\"index\":")
+        out.append(integer: index)
+        out.append(",\"name\":")
+        out.append(optionalString: name)
+        out.append(",\"label\":")
+        out.append(string: label)
+        out.append(",\"holds\":")
+        out.append(holds ? "true" : "false")
+        if notReached { out.append(",\"notReached\":true") }
+        if let failure, let line = line(file: file) {
+            out.append(",\"step\":")
+            out.append(integer: failure.step)
+            out.append(",\"t\":")
+            out.append(number: failure.time)
+            out.append(",\"body\":")
+            out.append(optionalString: failure.bodyID)
+            out.append(",\"message\":")
+            out.append(string: line)
+        }
+        out.append("}")
+        return String(decoding: out.bytes, as: UTF8.self)
     }
 }

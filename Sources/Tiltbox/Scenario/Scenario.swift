@@ -30,6 +30,9 @@ public struct Scenario: Sendable, Equatable {
     /// The `timeline` (docs/formats.md §8): actions that change the world during the run. Default: none.
     public var timeline: Timeline = Timeline()
 
+    /// What the scenario is for (`expect`), checked while it runs; empty when it states nothing.
+    public var expectations: [Expectation] = []
+
     /// Creates a scenario with the file format's defaults: a 10-second run at 120 Hz in a
     /// box of walls, no other segments, bodies or joints, and constant `world.gravity`.
     ///

@@ -94,6 +94,9 @@ public struct ScenarioLimits: Sendable, Equatable {
     /// thousand crates at one point (499 500 pairs) would take minutes per simulated
     /// second and gigabytes of contact memory; real scenes overlap in a handful at most.
     public let maxOverlappingPairs = 10_000
+    /// Most entries in `expect`: each is checked on every step of its window, so the cost of
+    /// a run grows with their number; a scenario states its intent in a handful.
+    public let maxExpectations = 1_000
 
     /// Most bodies a `timeline` may spawn over a run, counts included (docs/formats.md §8):
     /// as many as a scenario may hold at start.

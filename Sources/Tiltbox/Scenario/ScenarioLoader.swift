@@ -133,7 +133,7 @@ public enum ScenarioLoader {
     /// (docs/schema/scenario.schema.json): any string, read and ignored.
     static let topKeys = [
         "format", "name", "description", "world", "timestep", "duration",
-        "walls", "segments", "crates", "grids", "bodies", "joints", "tilt", "timeline", schemaKey,
+        "walls", "segments", "crates", "grids", "bodies", "joints", "tilt", "timeline", "expect", schemaKey,
     ]
     /// The key editors read to find the file's JSON Schema; its value is not used.
     static let schemaKey = "$schema"
@@ -224,7 +224,9 @@ public enum ScenarioLoader {
             duration: duration, walls: walls, segments: segments, crates: crates, bodies: bodies,
             joints: joints, tilt: tilt)
         scenario.timeline = try timeline(top, scenario: scenario)
-        scenario.numberCollisionTypes(collisionTypeOrder(root))
+        let typeOrder = collisionTypeOrder(root)
+        scenario.numberCollisionTypes(typeOrder)
+        scenario.expectations = try expectations(top, scenario: scenario, collisionTypes: typeOrder, root: root)
         try checkHashCells(scenario, worldObject: worldObject)
         try checkHashExtent(scenario, worldObject: worldObject)
         try checkPersistence(scenario, worldObject: worldObject)

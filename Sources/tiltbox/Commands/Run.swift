@@ -52,6 +52,13 @@ extension TiltboxCommand {
         @Flag(name: [.customShort("q"), .long], help: "Print no summary (errors are still reported).")
         var quiet = false
 
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "For each expectation that fails, write an SVG film strip around its failing step into DIR (runs headless).",
+                valueName: "DIR"))
+        var pictures: String?
+
         @OptionGroup var recording: RecordingOptions
 
         @OptionGroup var tiltOptions: TiltOptions
@@ -101,6 +108,12 @@ extension TiltboxCommand {
                     throw ValidationError("--html runs headless: it cannot be combined with --view terminal")
                 }
             }
+            if pictures != nil {
+                guard pictures != "-" else { throw ValidationError("--pictures needs a folder name") }
+                guard view != .terminal else {
+                    throw ValidationError("--pictures runs headless: it cannot be combined with --view terminal")
+                }
+            }
             try hashesOption.validate(trace: trace, html: html)
             guard summaryJSON != "-" else { throw ValidationError("--summary-json needs a file name") }
             guard out != "-" else { throw ValidationError("--out needs a file name: the CSV is a file to replay") }
@@ -118,7 +131,7 @@ extension TiltboxCommand {
         }
 
         /// Whether any output file is asked for: such a run is headless unless `--view terminal` says otherwise.
-        private var hasOutputs: Bool { trace != nil || html != nil || summaryJSON != nil }
+        private var hasOutputs: Bool { trace != nil || html != nil || summaryJSON != nil || pictures != nil }
 
         func run() throws {
             try OutputFolder.require(trace, option: "--trace")
@@ -189,9 +202,12 @@ extension TiltboxCommand {
             defer { if let temporaryTrace { try? FileManager.default.removeItem(atPath: temporaryTrace) } }
             let tracePath = trace ?? temporaryTrace
             let metrics = RunMetricsSink(scenario: plan.scenario)
+            // Expectations are checked on every step while the run steps, whatever --every says.
+            let expectations =
+                plan.scenario.expectations.isEmpty ? nil : ExpectationSink(scenario: plan.scenario)
             let report = try HeadlessRun.execute(
                 plan, gravity, options: options, tracePath: tracePath, source: source,
-                sinks: [metrics],
+                sinks: [metrics] + (expectations.map { [$0] } ?? []),
                 onFrame: { session in
                     guard let liveRecording, let liveTrack else { return }
                     liveRecording.feed.pull(into: session, track: liveTrack, now: RealTimeClock.now())
@@ -203,22 +219,31 @@ extension TiltboxCommand {
                     replay: replayCommand(csv: csv, summary: report.summary, plan: plan),
                     summary: report.summary, label: plan.label)
             }
-            if !quiet {
-                if trace != "-" {
-                    try report.printSummary(scenarioLabel: plan.label, to: Console.out)
-                } else {
-                    try report.printSummary(scenarioLabel: plan.label, to: Console.error)
-                }
+            let results = expectations?.results ?? []
+            let people: (String) throws -> Void = trace != "-" ? { try Console.out($0) } : { try Console.error($0) }
+            if !quiet { try report.printSummary(scenarioLabel: plan.label, to: people) }
+            if report.summary.outcome == .complete {
+                try ExpectationLines.print(
+                    results, file: plan.label, quiet: quiet, to: quiet ? { try Console.error($0) } : people)
             }
             try writeSummaryJSON(
                 report.summary, scenarioLabel: plan.label,
-                metrics: metrics.metrics(digest: report.summary.digest))
+                metrics: metrics.metrics(digest: report.summary.digest),
+                expectations: expectations == nil || report.summary.outcome != .complete ? nil : results)
+            if let pictures, report.summary.outcome == .complete, !results.failures.isEmpty {
+                for path in try FailurePictures.write(
+                    results.failures, plan: plan, gravity: gravity, options: options, folder: pictures)
+                {
+                    try (quiet ? { try Console.error($0) } : people)("picture:        \(path)")
+                }
+            }
             // The page phase: a signal before the page is in place (during the run too)
             // leaves no page and ends with the interrupt status.
             if let html, let tracePath {
                 try TraceRendering.writeHTML(scene: try TraceRendering.scene(tracePath: tracePath), to: html)
             }
             try report.exitIfNotComplete()
+            if !results.failures.isEmpty { throw ExitCode(ExitStatus.failure) }
         }
 
         /// The command that replays a live run's CSV (`LiveTiltRecording.replayCommand`).
@@ -293,16 +318,25 @@ extension TiltboxCommand {
         }
 
         private var outputNames: String {
-            [trace.map { _ in "--trace" }, html.map { _ in "--html" }, summaryJSON.map { _ in "--summary-json" }]
-                .compactMap { $0 }.joined(separator: " and ")
+            [
+                trace.map { _ in "--trace" }, html.map { _ in "--html" }, summaryJSON.map { _ in "--summary-json" },
+            ]
+            .compactMap { $0 }.joined(separator: " and ")
         }
 
-        private func writeSummaryJSON(_ summary: RunSummary, scenarioLabel: String, metrics: RunMetrics? = nil) throws {
+        private func writeSummaryJSON(
+            _ summary: RunSummary, scenarioLabel: String, metrics: RunMetrics? = nil,
+            expectations: [ExpectationResult]? = nil
+        ) throws {
             guard let summaryJSON else { return }
             let tracePath = trace == "-" ? "-" : trace
             // A failure is an `OutputFileError`: exit 1 with its message.
             try OutputFile.write(
-                Array(summary.jsonText(scenario: scenario ?? scenarioLabel, trace: tracePath, metrics: metrics).utf8),
+                Array(
+                    summary.jsonText(
+                        scenario: scenario ?? scenarioLabel, trace: tracePath, metrics: metrics,
+                        expectations: expectations
+                    ).utf8),
                 to: summaryJSON)
         }
 

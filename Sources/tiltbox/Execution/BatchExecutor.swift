@@ -180,6 +180,7 @@ final class BatchExecutor {
             result.steps = summary.steps
             result.digest = summary.digest
             result.metrics = summary.metrics
+            result.expectations = summary.expectations
         }
         switch exit {
         case 0:
@@ -193,7 +194,8 @@ final class BatchExecutor {
                 result.message = lastError
             } else {
                 result.status = .failed
-                result.message = lastError
+                // A run whose expectations failed: the first failure line names it.
+                result.message = result.expectations.first(where: { $0.line != nil })?.line ?? lastError
             }
         case 2:
             result.status = .error

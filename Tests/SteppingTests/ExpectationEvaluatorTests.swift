@@ -1,0 +1,210 @@
+import Testing
+
+@_spi(Tools) @testable import Tiltbox
+
+/// Expectations checked while a run steps: each kind holding and failing on a small scene
+/// (with the failing step), globs, counters, contacts read without changing the physics.
+@Suite struct ExpectationEvaluatorTests {
+    /// A crate `a` resting on the floor, a crate `b` falling from y = 200 onto it (landing about
+    /// 0.45 s in), and a ball of collision type `ball` falling from y = 280 at x = 400 onto the
+    /// floor (landing about t = 0.74 s, step 89 or so), 3 s at 120 Hz.
+    static func scene(_ expect: String, duration: Double = 3, rules: Bool = false) throws -> Scenario {
+        let text = """
+            { "format": "tiltbox-scenario/1", "world": { "size": [480, 320] }, "duration": \(duration),
+              "crates": [ { "id": "a", "position": [100, 17] }, { "id": "b", "position": [100, 200] } ],
+              "bodies": [ { "id": "ball", "position": [400, 280],
+                            "shapes": [ { "circle": { "radius": 10 }, "mass": 1, "collisionType": "ball" } ] } ],
+              "expect": [ \(expect) ] }
+            """
+        return try ScenarioLoader.parse(text: text, file: "scene.json", baseDirectory: nil)
+    }
+
+    /// Runs `scenario` to the end (every `every`-th step recorded) and returns its expectations' results.
+    static func results(
+        _ scenario: Scenario, every: Int = 1, counters: @escaping () -> [String: Int] = { [:] }
+    ) throws -> [ExpectationResult] {
+        let sink = ExpectationSink(scenario: scenario, counters: counters)
+        let session = RunSession(
+            scenario: scenario, track: ConstantGravity(scenario.world.gravity), every: every, sinks: [sink])
+        var clock = SteadyClock(hz: 60)
+        #expect(try session.run(clock: &clock) == .complete)
+        _ = try session.finish()
+        return sink.results
+    }
+
+    static func one(_ expect: String, every: Int = 1) throws -> ExpectationResult {
+        let results = try results(try scene(expect), every: every)
+        try #require(results.count == 1)
+        return results[0]
+    }
+
+    @Test func insideTheWorldHoldsForEveryDynamicBody() throws {
+        let result = try Self.one(#"{ "always": true, "body": "*", "inside": "world" }"#)
+        #expect(result.holds, "\(String(describing: result.failure))")
+    }
+
+    @Test func insideABoxFailsAtTheFirstStepOutsideWithTheDistance() throws {
+        // The ball starts at (400, 280): outside [[0,0],[480,100]] from step 0, by 180.
+        let result = try Self.one(#"{ "name": "low", "always": true, "body": "ball", "inside": [[0, 0], [480, 100]] }"#)
+        let failure = try #require(result.failure)
+        #expect(failure.step == 0)
+        #expect(failure.bodyID == "ball")
+        #expect(
+            result.line(file: "scene.json")
+                == "scene.json: expect[0] (\"low\"): at t = 0 s (step 0), body 'ball' at (400, 280) is outside [[0,0],[480,100]] by 180"
+        )
+    }
+
+    @Test func atChecksExactlyTheStepOfItsTime() throws {
+        // At t = 2 s (step 240) the ball rests on the floor, y ≈ 11.
+        let holds = try Self.one(#"{ "at": 2, "body": "ball", "yBelow": 12 }"#)
+        #expect(holds.holds, "\(String(describing: holds.failure))")
+        let fails = try Self.one(#"{ "at": 2, "body": "ball", "yAbove": 12 }"#)
+        #expect(fails.failure?.step == 240, "\(String(describing: fails.failure))")
+        #expect(fails.failure?.detail.hasPrefix("body 'ball' at (400, ") == true)
+    }
+
+    @Test func nearHoldsWithinTheDistanceAndFailsBeyondIt() throws {
+        let holds = try Self.one(#"{ "at": 2, "body": "ball", "near": [400, 11], "within": 1 }"#)
+        #expect(holds.holds, "\(String(describing: holds.failure))")
+        let fails = try Self.one(#"{ "at": 2, "body": "ball", "near": [300, 11], "within": 5 }"#)
+        let failure = try #require(fails.failure)
+        #expect(failure.step == 240)
+        #expect(failure.detail.contains("is 100 from (300, 11), more than 5"), "\(failure.detail)")
+    }
+
+    @Test func speedBelowFailsWhileTheBallFallsAndHoldsOnceItRests() throws {
+        let falling = try Self.one(#"{ "between": [0, 0.5], "body": "ball", "speedBelow": 100 }"#)
+        // v = g·t = 980·n/120 passes 100 after step 12.
+        #expect(falling.failure?.step == 13, "\(String(describing: falling.failure))")
+        let resting = try Self.one(#"{ "from": 2, "body": "ball", "speedBelow": 1 }"#)
+        #expect(resting.holds, "\(String(describing: resting.failure))")
+    }
+
+    @Test func speedAboveHoldsWhileFallingAndFailsAtRest() throws {
+        let falling = try Self.one(#"{ "between": [0.2, 0.5], "body": "ball", "speedAbove": 100 }"#)
+        #expect(falling.holds, "\(String(describing: falling.failure))")
+        let resting = try Self.one(#"{ "at": 2.5, "body": "ball", "speedAbove": 1 }"#)
+        #expect(resting.failure?.step == 300)
+    }
+
+    @Test func angleRangeHoldsForAnUprightCrateAndFailsOutsideIt() throws {
+        let holds = try Self.one(#"{ "always": true, "body": "a", "angle": [-0.01, 0.01] }"#)
+        #expect(holds.holds, "\(String(describing: holds.failure))")
+        let fails = try Self.one(#"{ "at": 1, "body": "a", "angle": [0.3, 0.4] }"#)
+        #expect(fails.failure?.step == 120)
+        #expect(fails.failure?.detail.contains("outside [0.3, 0.4]") == true)
+    }
+
+    @Test func yAboveAndYBelowHoldAndFailAtTheirStep() throws {
+        let above = try Self.one(#"{ "always": true, "body": "a", "yAbove": 10 }"#)
+        #expect(above.holds, "\(String(describing: above.failure))")
+        let below = try Self.one(#"{ "from": 0.1, "body": "ball", "yBelow": 275 }"#)
+        // Chipmunk moves a body by its velocity before adding gravity's: y at step n is
+        // 280 − 980·dt²·n(n − 1)/2, 275.508 at step 12 (t = 0.1 s, the window's first step), below 275 from step 13.
+        #expect(below.failure?.step == 12, "\(String(describing: below.failure))")
+        #expect(below.failure?.detail.hasSuffix("is not below y = 275") == true)
+    }
+
+    @Test func prefixGlobChecksEveryMatchingBodyAndNamesTheFirstThatFails() throws {
+        let holds = try Self.one(#"{ "always": true, "body": "a*", "yBelow": 20 }"#)
+        #expect(holds.holds, "\(String(describing: holds.failure))")
+        // Crates a and b both start below 250; "*" includes the ball, which starts above.
+        let glob = try Self.one(#"{ "at": 0, "body": "*", "yBelow": 250 }"#)
+        #expect(glob.failure?.bodyID == "ball")
+    }
+
+    @Test func contactHoldsWhenTheBallReachesTheFloorAndFailsAtTheWindowEndOtherwise() throws {
+        let holds = try Self.one(#"{ "between": [0, 1], "contact": ["ball", "*"] }"#)
+        #expect(holds.holds, "\(String(describing: holds.failure))")
+        let early = try Self.one(#"{ "between": [0, 0.5], "contact": ["ball", "*"] }"#)
+        #expect(early.failure?.step == 60, "\(String(describing: early.failure))")
+        #expect(early.failure?.detail == "no contact between 'ball' and '*' began from t = 0 s (step 0)")
+        // The crates touch each other when b lands on a; by collision type: the ball never touches a crate.
+        let crates = try Self.one(#"{ "between": [0, 1], "contact": ["a", "b"] }"#)
+        #expect(crates.holds, "\(String(describing: crates.failure))")
+    }
+
+    @Test func noContactFailsAtTheStepTheContactBegins() throws {
+        let result = try Self.one(#"{ "always": true, "noContact": ["ball", "*"] }"#)
+        let failure = try #require(result.failure)
+        // The ball (radius 10) falls from y = 280 onto the floor (radius 1): it touches after step 90.
+        #expect(failure.step == 90, "step \(failure.step)")
+        #expect(failure.detail.contains("body 'ball' and a wall or segment"), "\(failure.detail)")
+        let collisionType = try Self.one(#"{ "always": true, "noContact": ["ball", "a"] }"#)
+        #expect(collisionType.holds, "\(String(describing: collisionType.failure))")
+    }
+
+    @Test func theFailingStepIsTheSameWhateverEverySays() throws {
+        let every1 = try Self.one(#"{ "always": true, "noContact": ["ball", "*"] }"#)
+        let every7 = try Self.one(#"{ "always": true, "noContact": ["ball", "*"] }"#, every: 7)
+        #expect(every1.failure?.step == every7.failure?.step)
+        #expect(every1.failure != nil)
+    }
+
+    @Test func kineticEnergyBelowFailsWhileFallingAndHoldsAtRest() throws {
+        let falling = try Self.one(#"{ "at": 0.3, "kineticEnergyBelow": 1 }"#)
+        #expect(falling.failure?.step == 36)
+        #expect(falling.failure?.detail.hasPrefix("kinetic energy is ") == true)
+        let resting = try Self.one(#"{ "from": 2.5, "kineticEnergyBelow": 1 }"#)
+        #expect(resting.holds, "\(String(describing: resting.failure))")
+    }
+
+    @Test func countersAreCheckedAgainstTheTableTheRunHandsOver() throws {
+        var scenario = try Self.scene(#"{ "at": 1, "kineticEnergyBelow": 1e9 }"#)
+        scenario.expectations = [
+            Expectation(index: 0, window: .at(1), check: .counter("goals", CounterBound(atLeast: 3))),
+            Expectation(index: 1, window: .from(2), check: .counter("goals", CounterBound(equals: 4))),
+            Expectation(index: 2, window: .always, check: .counter("goals", CounterBound(atMost: 1))),
+        ]
+        let results = try Self.results(scenario, counters: { ["goals": 4] })
+        #expect(results[0].holds)
+        #expect(results[1].holds)
+        #expect(results[2].failure?.step == 0)
+        #expect(results[2].failure?.detail == "counter 'goals' is 4, not at most 1")
+        let empty = try Self.results(scenario)
+        #expect(empty[0].failure?.detail == "counter 'goals' is 0, not at least 3")
+    }
+
+    @Test func aWindowTheRunDoesNotReachIsNotReachedNeitherHoldingNorFailing() throws {
+        let scenario = try Self.scene(#"{ "at": 2.5, "body": "ball", "yBelow": 100 }"#)
+        let sink = ExpectationSink(scenario: scenario)
+        let session = RunSession(
+            scenario: scenario, track: ConstantGravity(scenario.world.gravity), totalSteps: 120, sinks: [sink])
+        var clock = SteadyClock(hz: 60)
+        #expect(try session.run(clock: &clock) == .complete)
+        _ = try session.finish()
+        let result = try #require(sink.results.first)
+        #expect(result.notReached && !result.holds && result.failure == nil)
+    }
+
+    @Test func aFailureOnTheStepsOfAShortenedRunStillFails() throws {
+        let scenario = try Self.scene(#"{ "always": true, "body": "ball", "yAbove": 250 }"#)
+        let sink = ExpectationSink(scenario: scenario)
+        let session = RunSession(
+            scenario: scenario, track: ConstantGravity(scenario.world.gravity), totalSteps: 120, sinks: [sink])
+        var clock = SteadyClock(hz: 60)
+        #expect(try session.run(clock: &clock) == .complete)
+        _ = try session.finish()
+        let result = try #require(sink.results.first)
+        // y = 280 − ½·980·t² passes 250 near t = 0.247 s.
+        #expect((25...35).contains(result.failure?.step ?? -1), "\(String(describing: result.failure))")
+        #expect(!result.notReached)
+    }
+
+    @Test func expectationsLeaveTheRunsDigestUnchanged() throws {
+        let scenario = try Self.scene(
+            #"{ "always": true, "noContact": ["ball", "*"] }, { "always": true, "body": "*", "speedBelow": 1e6 }"#)
+        var plain = scenario
+        plain.expectations = []
+        func digest(_ scenario: Scenario, sinks: [any RecordSink]) throws -> String {
+            let session = RunSession(
+                scenario: scenario, track: ConstantGravity(scenario.world.gravity), sinks: sinks)
+            var clock = SteadyClock(hz: 60)
+            _ = try session.run(clock: &clock)
+            return try session.finish().digest
+        }
+        let checked = try digest(scenario, sinks: [ExpectationSink(scenario: scenario)])
+        #expect(checked == (try digest(plain, sinks: [])))
+    }
+}

@@ -207,4 +207,53 @@ import Testing
         let checked = try digest(scenario, sinks: [ExpectationSink(scenario: scenario)])
         #expect(checked == (try digest(plain, sinks: [])))
     }
+
+    /// A ball spawned at t = 1 s (step 120) and removed at t = 2 s (step 240), for expectations
+    /// on bodies that come and go.
+    static func spawnScene(_ expect: String) throws -> Scenario {
+        let text = """
+            { "format": "tiltbox-scenario/1", "world": { "size": [480, 320] }, "duration": 3,
+              "crates": [ { "id": "a", "position": [100, 17] } ],
+              "timeline": [
+                { "t": 1, "spawn": { "id": "drop", "position": [300, 200],
+                                     "shapes": [ { "circle": { "radius": 10 }, "mass": 1 } ] } },
+                { "t": 0.5, "every": 0.5, "count": 3,
+                  "spawn": { "id": "rain", "position": [200, 250], "shapes": [ { "circle": { "radius": 5 }, "mass": 1 } ] } },
+                { "t": 2, "remove": "drop" } ],
+              "expect": [ \(expect) ] }
+            """
+        return try ScenarioLoader.parse(text: text, file: "spawn.json", baseDirectory: nil)
+    }
+
+    @Test func aSpawnedBodyIsCheckedWhilePresentAndFailsAsAbsentOutsideItsLife() throws {
+        let results = try Self.results(
+            try Self.spawnScene(
+                #"""
+                { "between": [1, 1.9], "body": "drop", "inside": "world" },
+                { "always": true, "body": "drop", "inside": "world" },
+                { "from": 2.5, "body": "drop", "inside": "world" },
+                { "at": 1.5, "body": "rain#2", "inside": "world" },
+                { "always": true, "body": "rain*", "inside": [[0, 0], [480, 260]] },
+                { "at": 2, "body": "rain#2", "yAbove": 249 }
+                """#))
+        try #require(results.count == 6)
+        #expect(results[0].holds, "\(String(describing: results[0].failure))")
+        // Before its spawn (step 0) and after its removal (step 300): not present.
+        #expect(results[1].failure?.step == 0)
+        #expect(results[1].failure?.detail == "body 'drop' is not present (not yet spawned, or removed)")
+        #expect(results[2].failure?.step == 300)
+        // rain#2 is spawned at t = 1.5 s (step 180), shown by record 180.
+        #expect(results[3].holds, "\(String(describing: results[3].failure))")
+        // The glob picks the bodies present at each step (none before 0.5 s), all below y = 260.
+        #expect(results[4].holds, "\(String(describing: results[4].failure))")
+        // At t = 2 s rain#2 has fallen 0.5 s: below y = 249.
+        #expect(results[5].failure?.step == 240)
+        #expect(results[5].failure?.bodyID == "rain#2")
+    }
+
+    @Test func anExpectationNamingAnIdNoBodyOrSpawnHasIsRefused() throws {
+        #expect(throws: InputError.self) {
+            _ = try Self.spawnScene(#"{ "always": true, "body": "rain#3", "inside": "world" }"#)
+        }
+    }
 }

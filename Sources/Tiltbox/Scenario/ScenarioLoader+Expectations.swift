@@ -26,7 +26,8 @@ extension ScenarioLoader {
         let entries = try top.array("expect", maxCount: limits.maxExpectations)
         guard !entries.isEmpty else { return [] }
         let context = ExpectationContext(
-            ids: scenario.crates.map(\.id) + scenario.bodies.map(\.id) + spawnedIDs(scenario.timeline), collisionTypes: collisionTypes,
+            ids: scenario.crates.map(\.id) + scenario.bodies.map(\.id) + spawnedIDs(scenario.timeline),
+            collisionTypes: collisionTypes,
             counters: countedNames(root), duration: scenario.duration)
         var result: [Expectation] = []
         for (index, node) in entries.enumerated() {

@@ -100,6 +100,11 @@ let loaderOnlyRules: [LoaderOnlyRule] = [
         why: "the due step t / dt compares with duration and timestep; spawns and actions are summed over counts",
         fragments: ["after the run's last step", "spawns more than", "actions in all"]),
     LoaderOnlyRule(
+        name: "rule collision types",
+        why: "a rule's names must be collisionType values of shapes elsewhere in the file, and a set must not reach "
+            + "a path-driven body of that type",
+        fragments: ["no shape has collisionType", "a set would fight its path"]),
+    LoaderOnlyRule(
         name: "filter group read as a double",
         why: "JSON numbers are read as doubles: an integer just below 2^63 (2^63 − 1) rounds to 2^63, which is refused",
         fragments: ["< 2^63"]),

@@ -13,7 +13,8 @@ extension World {
     public func addBody(_ definition: BodyDefinition) {
         precondition(definition.makeDriver == nil, "spawned bodies have no path (validated by the loader)")
         precondition(index(ofBody: definition.id) == nil, "ids are unique over the run (validated by the loader)")
-        bodies.append(Body(definition, space: space))
+        idsBySerial.append(definition.id)
+        bodies.append(Body(definition, space: space, serial: idsBySerial.count))
         reaches.append(definition.reach)
     }
 

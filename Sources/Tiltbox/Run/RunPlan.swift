@@ -89,6 +89,12 @@ import Foundation
                 reason: "a timeline is checked (tiltbox validate) but cannot be run by this build yet; "
                     + "remove \"timeline\" to run the scenario without it")
         }
+        if !scenario.rules.isEmpty || scenario.cullMargin != nil {
+            throw InputError(
+                file: label, path: scenario.rules.isEmpty ? "world.cull" : "rules",
+                reason: "collision rules and culling are checked (tiltbox validate) but cannot be run by this build "
+                    + "yet; remove \"rules\" and \"world.cull\" to run the scenario without them")
+        }
         return try resolveInput()
     }
 

@@ -133,13 +133,13 @@ public enum ScenarioLoader {
     /// (docs/schema/scenario.schema.json): any string, read and ignored.
     static let topKeys = [
         "format", "name", "description", "world", "timestep", "duration",
-        "walls", "segments", "crates", "grids", "bodies", "joints", "tilt", "timeline", schemaKey,
+        "walls", "segments", "crates", "grids", "bodies", "joints", "tilt", "timeline", "rules", schemaKey,
     ]
     /// The key editors read to find the file's JSON Schema; its value is not used.
     static let schemaKey = "$schema"
     static let worldKeys = [
         "size", "gravity", "iterations", "damping", "collisionSlop", "collisionBias",
-        "collisionPersistence", "sleepTimeThreshold", "idleSpeedThreshold", "spatialIndex",
+        "collisionPersistence", "sleepTimeThreshold", "idleSpeedThreshold", "spatialIndex", "cull",
     ]
     static let timestepKeys = ["hz", "dt", "maxStepsPerFrame"]
     static let wallKeys = ["box", "radius", "friction", "elasticity"] + shapeCollisionKeys
@@ -224,7 +224,10 @@ public enum ScenarioLoader {
             duration: duration, walls: walls, segments: segments, crates: crates, bodies: bodies,
             joints: joints, tilt: tilt)
         scenario.timeline = try timeline(top, scenario: scenario)
-        scenario.numberCollisionTypes(collisionTypeOrder(root))
+        let collisionTypes = collisionTypeOrder(root)
+        scenario.numberCollisionTypes(collisionTypes)
+        try readRules(top, into: &scenario, collisionTypes: collisionTypes)
+        scenario.cullMargin = try cullMargin(worldObject)
         try checkHashCells(scenario, worldObject: worldObject)
         try checkHashExtent(scenario, worldObject: worldObject)
         try checkPersistence(scenario, worldObject: worldObject)

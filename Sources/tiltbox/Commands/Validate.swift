@@ -76,7 +76,9 @@ extension TiltboxCommand {
                 }
                 if !scenario.rules.isEmpty {
                     line += "; rules: \(PeopleText.count(scenario.rules.count, "rule"))"
-                    if !scenario.counters.isEmpty { line += " (counters: \(scenario.counters.joined(separator: ", ")))" }
+                    if !scenario.counters.isEmpty {
+                        line += " (counters: \(scenario.counters.joined(separator: ", ")))"
+                    }
                 }
                 if let margin = scenario.cullMargin { line += "; cull margin \(PeopleText.number(margin))" }
                 if let tilt = try plan.resolveInput().tilt {

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// A scenario's `timeline` (docs/formats.md §8) through the binary: a bad action gets one
-/// located line and exit 2 from `validate` and `run`; a good one is checked by `validate`,
-/// and refused by `run` with exit 2 until the engine can apply it (never run without it).
+/// located line and exit 2 from `validate` and `run`; a good one is checked by `validate`
+/// and run by `run`, its trace carrying the events.
 @Suite struct TimelineCommandTests {
     static let ball = #"{"id": "ball", "position": [240, 300], "shapes": [{"circle": {"radius": 8}, "mass": 1}]}"#
 
@@ -36,19 +36,20 @@ import Testing
         try BadBodyTests().everyBadBodyExitsTwoNamingTheFieldPathBeforeChipmunkSeesIt(bad)
     }
 
-    @Test func validateChecksATimelineAndRunRefusesItRatherThanIgnoringIt() throws {
+    @Test func validateChecksATimelineAndRunAppliesIt() throws {
         let directory = try TemporaryDirectory()
         let file = try directory.write(
             "emitter.json", Self.scenario(#"[{"t": 0, "every": 0.5, "count": 3, "spawn": \#(Self.ball)}]"#))
         let validate = try TiltboxBinary.run(["validate", file], in: directory)
         #expect(validate.status == 0, "validate: \(validate.stderr)")
         #expect(validate.stdout.contains("; timeline: 3 actions"), "validate: \(validate.stdout)")
-        let run = try TiltboxBinary.run(["run", file, "--view", "none", "--trace", "out.jsonl"], in: directory)
-        #expect(run.status == 2, "run exited \(run.status): \(run.stderr)")
-        #expect(
-            run.stderrLines == [
-                "\(file): timeline: a timeline is checked (tiltbox validate) but cannot be run by this build yet; remove \"timeline\" to run the scenario without it"
-            ])
-        #expect(!FileManager.default.fileExists(atPath: directory.path("out.jsonl")))
+        let trace = directory.path("out.jsonl")
+        let run = try TiltboxBinary.run(["run", file, "--view", "none", "--trace", trace, "-q"], in: directory)
+        #expect(run.status == 0, "run exited \(run.status): \(run.stderr)")
+        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        let spawns = lines.filter { $0.hasPrefix(#"{"event":"spawn""#) }
+        #expect(spawns.count == 3)
+        #expect(spawns.first?.hasPrefix(#"{"event":"spawn","step":0,"t":0,"body":"ball#0","type":"dynamic""#) == true)
+        #expect(lines.last?.hasPrefix(#"{"end":"complete","steps":240"#) == true)
     }
 }

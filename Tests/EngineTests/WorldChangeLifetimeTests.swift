@@ -49,4 +49,42 @@ final class WorldChangeLifetimeTests: XCTestCase {
         XCTAssertEqual(EngineCensus.liveShapes, before.2)
         XCTAssertEqual(EngineCensus.liveConstraints, before.3)
     }
+
+    /// A scenario whose timeline spawns (an emitter), joins, changes and removes bodies and joints.
+    static let timelineScenario = #"""
+        {"format": "tiltbox-scenario/1", "world": {"size": [480, 320]}, "timestep": {"hz": 60}, "duration": 0.5,
+         "crates": [{"id": "c", "position": [100, 100]}],
+         "bodies": [{"id": "wheel", "position": [300, 100], "shapes": [{"circle": {"radius": 10}, "mass": 1}]}],
+         "joints": [{"id": "m", "simpleMotor": {"a": "wheel", "b": "static", "rate": 1}}],
+         "timeline": [
+           {"t": 0, "every": 0.05, "count": 6,
+            "spawn": {"id": "ball", "position": [240, 280], "shapes": [{"circle": {"radius": 6}, "mass": 1}]}},
+           {"t": 0.1, "joint": {"id": "p", "pivot": {"a": "ball#0", "b": "static", "anchor": [240, 290]}}},
+           {"t": 0.12, "joint": {"id": "q", "pin": {"a": "ball#1", "b": "c", "anchorA": [0, 0], "anchorB": [0, 0]}}},
+           {"t": 0.15, "setJoint": {"joint": "m", "rate": 3}},
+           {"t": 0.2, "remove": ["ball#0", "c"]},
+           {"t": 0.25, "removeJoint": "m"},
+           {"t": 0.3, "remove": "wheel"}
+         ]}
+        """#
+
+    func testOneThousandRunsOfATimelineLeaveNoLiveChipmunkObject() throws {
+        let scenario = try ScenarioLoader.parse(text: Self.timelineScenario, file: "t.json", baseDirectory: nil)
+        let before = (
+            EngineCensus.liveSpaces, EngineCensus.liveBodies, EngineCensus.liveShapes, EngineCensus.liveConstraints
+        )
+        for i in 0..<1000 {
+            // Some runs stop early, with spawned bodies and joints still present.
+            let steps = i % 4 == 0 ? 10 + i % 17 : scenario.totalSteps
+            let session = RunSession(
+                scenario: scenario, track: ConstantGravity(scenario.world.gravity), totalSteps: steps)
+            while session.outcome == nil { try session.advance(frameDuration: 1.0 / 30) }
+            _ = try session.finish()
+            if i == 1 { XCTAssertEqual(session.world.bodyIDs, ["ball#1", "ball#2", "ball#3", "ball#4", "ball#5"]) }
+        }
+        XCTAssertEqual(EngineCensus.liveSpaces, before.0)
+        XCTAssertEqual(EngineCensus.liveBodies, before.1)
+        XCTAssertEqual(EngineCensus.liveShapes, before.2)
+        XCTAssertEqual(EngineCensus.liveConstraints, before.3)
+    }
 }

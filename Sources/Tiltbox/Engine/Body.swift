@@ -36,6 +36,9 @@ public final class Body {
     /// from the body struct (`p`), as it always was; other bodies' x, y is their origin
     /// (`cpBodyGetPosition`).
     private let centreIsOrigin: Bool
+    /// The body's place among the bodies a world ever held, increasing in trace order
+    /// (`WorldChangeIndex`): a removal finds the body's index by binary search on it.
+    var sequence = 0
 
     /// Creates the body and its shapes and adds them to `space`.
     /// `definition` must be validated: Chipmunk aborts on a dynamic body whose mass or

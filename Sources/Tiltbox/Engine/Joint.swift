@@ -49,6 +49,9 @@ final class Joint {
     let b: JointEnd
     let space: Space
     let constraint: UnsafeMutablePointer<cpConstraint>
+    /// The joint's place among the joints a world ever held, increasing in the order they
+    /// were added (`WorldChangeIndex`): a removal finds its index by binary search on it.
+    var sequence = 0
 
     /// Creates the constraint from a validated spec, calls the setters of the optional
     /// settings the spec gives (and no others, so the rest keep Chipmunk's defaults), in
@@ -149,7 +152,7 @@ final class Joint {
         }
         return JointOutline(
             kind: parameters.kind.rawValue, a: a.name, b: b.name, anchorA: anchorA, anchorB: anchorB,
-            groove: groove)
+            groove: groove, id: id)
     }
 
     /// The constraint's effective settings, read back (`cpConstraintGetMaxForce`, ...).

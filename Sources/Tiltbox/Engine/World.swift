@@ -34,6 +34,9 @@ public final class World {
     var idsBySerial: [String] = []
     /// The collision rules' handlers and the queue of their calls; `nil` without rules.
     var collisions: CollisionRecorder?
+    /// Bodies and joints by id, built at the first change between steps (`World+Changes`);
+    /// `nil` for a world that never changes, so building one costs nothing more.
+    var changeIndex: WorldChangeIndex?
 
     /// The largest magnitude any state value may reach before the world counts as
     /// diverged. Beyond it the next step could overflow to infinity inside Chipmunk,

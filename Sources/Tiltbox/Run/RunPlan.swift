@@ -78,30 +78,7 @@ import Foundation
 
     /// Reads the tilt input (`GravityInput.resolve(for:)`).
     /// - Throws: `InputError` for a bad or missing tilt file.
-    /// - Throws: `InputError` for a scenario with a `timeline`: it is read and checked
-    ///   (`resolveInput()`, `tiltbox validate`) but this build cannot run it yet (the engine,
-    ///   session and trace parts of docs/formats.md §8 are to come), and a run that ignored it
-    ///   would be wrong.
     public func resolve() throws(InputError) -> Resolved {
-        if !scenario.timeline.isEmpty {
-            throw InputError(
-                file: label, path: "timeline",
-                reason: "a timeline is checked (tiltbox validate) but cannot be run by this build yet; "
-                    + "remove \"timeline\" to run the scenario without it")
-        }
-        if !scenario.rules.isEmpty || scenario.cullMargin != nil {
-            throw InputError(
-                file: label, path: scenario.rules.isEmpty ? "world.cull" : "rules",
-                reason: "collision rules and culling are checked (tiltbox validate) but cannot be run by this build "
-                    + "yet; remove \"rules\" and \"world.cull\" to run the scenario without them")
-        }
-        return try resolveInput()
-    }
-
-    /// Reads the tilt input (`GravityInput.resolve(for:)`) without checking that the run
-    /// can start: for `validate`, which checks a scenario with a `timeline` too.
-    /// - Throws: `InputError` for a bad or missing tilt file.
-    public func resolveInput() throws(InputError) -> Resolved {
         let (track, tilt) = try gravity.resolve(for: scenario)
         return Resolved(track: track, tilt: tilt)
     }

@@ -49,6 +49,8 @@ public final class TraceWriter {
     private let temporaryPath: String?
     private let pipeline: RecordPipeline
     private var finished = false
+    /// The bodies and joints present: the header's, changed by the events written (the loop's own).
+    public private(set) var presence: TracePresence
 
     /// Creates the trace for `path` (a temporary file beside it, for a regular file) and
     /// writes its header line.
@@ -64,6 +66,7 @@ public final class TraceWriter {
         self.header = header
         self.path = path
         self.flushThreshold = max(1, flushThreshold)
+        presence = TracePresence(header: header)
         file = try TraceFile.open(path)
         temporaryPath = file.temporaryPath
         let sink: TraceByteSink
@@ -145,7 +148,7 @@ public final class TraceWriter {
     ///   - t: simulated time in seconds (`step · dt`).
     ///   - gravity: the gravity used for this step, in units/s².
     ///   - states: every body's fields in header order, flat: `fields.count` values per
-    ///     body, `bodies.count` bodies.
+    ///     body present (`presence.bodies`: the header's `bodies`, changed by the events written).
     /// - Throws: the first write error, once the writer thread has met it.
     /// - Precondition: every value is finite. A run checks its states first and, at the
     ///   first non-finite one, ends the trace with `finish(.error(...))` instead.
@@ -154,18 +157,36 @@ public final class TraceWriter {
     {
         precondition(!finished, "TraceWriter: writeRecord after finish")
         precondition(
-            states.count == header.valuesPerRecord,
-            "TraceWriter: \(states.count) state values, the header needs \(header.valuesPerRecord)")
+            states.count == presence.valuesPerRecord(fields: header.fields.count),
+            "TraceWriter: \(states.count) state values, the bodies present need \(presence.bodies.count) × \(header.fields.count)"
+        )
         precondition(t.isFinite && gravity.isFinite, "TraceWriter: non-finite time or gravity at step \(step)")
         // JSON has no NaN or infinity: the run loop must stop (and end the trace with
         // `.error`) before recording a non-finite state. One tight pass checks them all.
         if let bad = states.firstIndex(where: { !$0.isFinite }) {
             let perBody = header.fields.count
             preconditionFailure(
-                "TraceWriter: non-finite \(header.fields[bad % perBody]) of body \(header.bodies[bad / perBody]) at step \(step)"
+                "TraceWriter: non-finite \(header.fields[bad % perBody]) of body \(presence.bodies[bad / perBody]) at step \(step)"
             )
         }
         try pipeline.submit(step: step, t: t, gravity: gravity, states: states)
+    }
+
+    /// Queues an event line (docs/formats.md §8, "Trace") to be written before the next record,
+    /// and applies it to `presence`, so the records after it list the bodies present then.
+    /// Event lines are not part of the digest.
+    /// - Precondition: the event fits the bodies and joints present (a spawned id is new, a
+    ///   removed body is present).
+    public func writeEvent(_ event: TraceEvent) {
+        precondition(!finished, "TraceWriter: writeEvent after finish")
+        if case .spawn(let spawn) = event.change {
+            precondition(!presence.contains(spawn.body), "TraceWriter: body \(spawn.body) spawned twice")
+        }
+        if case .remove(let id, _) = event.change {
+            precondition(presence.contains(id), "TraceWriter: body \(id) removed but not present")
+        }
+        presence.apply(event)
+        pipeline.submit(event: event)
     }
 
     /// `writeRecord` for states held in an array (convenient in tests and tools).
@@ -287,6 +308,12 @@ final class TraceEncoder {
         }
         digest.addRecord(gravity: gravity, states: states)
         recordCount += 1
+        flushIfNeeded()
+    }
+
+    func appendEvent(_ event: TraceEvent) {
+        guard failure == nil else { return }
+        event.append(to: &buffer)
         flushIfNeeded()
     }
 

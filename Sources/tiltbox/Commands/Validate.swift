@@ -81,7 +81,7 @@ extension TiltboxCommand {
                     }
                 }
                 if let margin = scenario.cullMargin { line += "; cull margin \(PeopleText.number(margin))" }
-                if let tilt = try plan.resolveInput().tilt {
+                if let tilt = try plan.resolve().tilt {
                     line += "; tilt \(tilt.source): \(tilt.summary), \(plan.tiltFrame.orientation.rawValue)"
                 }
                 return line

@@ -7,12 +7,12 @@ import Testing
 @Suite(.serialized) struct CollisionRuleTests {
     /// The events of `steps` steps of `text`, each with the step whose record follows it.
     static func events(_ text: String, steps: Int) throws -> (
-        events: [(step: Int, event: RuleEvent)], world: World, player: RulePlayer
+        events: [(step: Int, event: TraceEvent.Change)], world: World, player: RulePlayer
     ) {
         let scenario = try ScenarioLoader.parse(text: text, file: "rules.json", baseDirectory: nil)
         let world = World(scenario: scenario)
         var player = RulePlayer(scenario: scenario)
-        var all: [(Int, RuleEvent)] = []
+        var all: [(Int, TraceEvent.Change)] = []
         for n in 0..<steps {
             world.step(dt: scenario.timestep.dt)
             all += player.afterStep(world: world).map { (n + 1, $0) }

@@ -39,10 +39,11 @@ public struct RulePlayer {
     }
 
     /// Runs the queued rule actions, then culling, then the actions culling caused (see the
-    /// type's description), and returns the events in the order they happened.
-    public mutating func afterStep(world: World) -> [RuleEvent] {
+    /// type's description), and returns the events in the order they happened (to be stamped
+    /// with the step whose record follows).
+    public mutating func afterStep(world: World) -> [TraceEvent.Change] {
         guard isActive else { return [] }
-        var events: [RuleEvent] = []
+        var events: [TraceEvent.Change] = []
         drain(world, into: &events)
         if let cull {
             for serial in world.serialsOutside(size: cull.size, margin: cull.margin) {
@@ -54,7 +55,7 @@ public struct RulePlayer {
         return events
     }
 
-    private mutating func drain(_ world: World, into events: inout [RuleEvent]) {
+    private mutating func drain(_ world: World, into events: inout [TraceEvent.Change]) {
         var removedHere = Set<Int>()
         while let call = world.takeCollisionCall() {
             events.append(
@@ -102,24 +103,4 @@ public struct RulePlayer {
         case .remove, .count: return true
         }
     }
-}
-
-/// An event of the rules and culling (docs/formats.md §8, "Trace"), in the order it happened.
-public enum RuleEvent: Sendable, Equatable {
-    /// Why a body was removed.
-    public enum RemovalReason: String, Sendable, Equatable {
-        /// A timeline `remove`.
-        case timeline
-        /// A rule's `remove`.
-        case rule
-        /// Culling (`world.cull.margin`).
-        case cull
-    }
-
-    /// A rule's handler was called: its phase, bodies `a` and `b` in the rule's order, the rule's index.
-    case collision(CollisionPhase, a: String, b: String, rule: Int)
-    /// A body was removed (with its joints and shapes).
-    case remove(body: String, reason: RemovalReason)
-    /// An action did not act: its body was gone, or could not be moved so (`action` is `rules[i]` or `timeline[i]`).
-    case skipped(action: String, body: String)
 }

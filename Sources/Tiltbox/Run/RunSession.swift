@@ -124,6 +124,8 @@ public final class RunSession {
     private var watch: RunWatch?
     /// The timeline's player; `nil` for a scenario without a timeline.
     private var player: TimelinePlayer?
+    /// The collision rules' and culling's player; `nil` for a scenario with neither.
+    private var rules: RulePlayer?
     /// Events not yet given to the sinks of recorded steps (all but the every-step ones).
     private var pendingEvents: [TraceEvent] = []
     /// Events not yet given to the every-step sinks.
@@ -160,6 +162,8 @@ public final class RunSession {
         if !scenario.timeline.isEmpty {
             player = TimelinePlayer(timeline: scenario.timeline, dt: scenario.timestep.dt)
         }
+        let rulePlayer = RulePlayer(scenario: scenario)
+        if rulePlayer.isActive { rules = rulePlayer }
         states = []
         previousStates = []
         // (1) of step 0: the actions due at step 0, before gravity and record 0.
@@ -348,7 +352,8 @@ public final class RunSession {
             droppedTime: stepper.droppedTime, frames: stepper.frameCount, records: recording.records,
             wallTime: RealTimeClock.now() - startedAt, digest: recording.digest.text, traceBytes: nil,
             engineDiagnostics: world.engineDiagnostics)
-        let end = TraceEnd(outcome: outcome, steps: steps, simTime: simTime, droppedTime: stepper.droppedTime)
+        var end = TraceEnd(outcome: outcome, steps: steps, simTime: simTime, droppedTime: stepper.droppedTime)
+        end.counters = counters
         var closeFailure: (any Error)?
         // Events never skipped: those after the last record (a run interrupted or diverged
         // between records) come before the end line.
@@ -432,16 +437,18 @@ public final class RunSession {
 
     /// The post-step slot of step `reached − 1` (docs/formats.md §8 (5) and (6)): called after
     /// each `cpSpaceStep`, before the actions due at `reached`. The changes made here belong to
-    /// state `reached`; each is queued with `queue(_:)` as an event of step `reached`. Rule
-    /// actions queued during the step, in the order Chipmunk called the handlers, then culling,
-    /// go here (neither exists yet: the slot does nothing).
-    private func afterStep(reached: Int) {}
+    /// state `reached`; each is queued with `queue(_:)` as an event of step `reached`: the rule
+    /// actions queued during the step, in the order Chipmunk called the handlers, then culling
+    /// (`RulePlayer.afterStep(world:)`).
+    private func afterStep(reached: Int) {
+        guard rules != nil else { return }
+        let t = time(ofStep: reached)
+        for change in rules!.afterStep(world: world) { queue(TraceEvent(step: reached, t: t, change: change)) }
+    }
 
-    /// Removes the body `id` between steps for `reason` and queues its `remove` event at `step`.
-    /// Rules and culling remove bodies this way; the timeline's removals come from `TimelinePlayer`.
-    func removeBody(_ id: String, reason: TraceEvent.RemovalReason, step: Int) {
-        world.removeBody(id: id)
-        queue(TraceEvent(step: step, t: time(ofStep: step), change: .remove(body: id, reason: reason)))
+    /// The rules' counters now, in order of first appearance in the scenario (for the end line).
+    public var counters: [TraceCounter] {
+        rules?.counters.map { TraceCounter(name: $0.name, value: $0.value) } ?? []
     }
 
     /// Queues `event` for every sink, each given it before its next record.

@@ -52,4 +52,34 @@ import Testing
         #expect(spawns.first?.hasPrefix(#"{"event":"spawn","step":0,"t":0,"body":"ball#0","type":"dynamic""#) == true)
         #expect(lines.last?.hasPrefix(#"{"end":"complete","steps":240"#) == true)
     }
+
+    @Test func verifyReplaysATimelineTraceAndDiffNamesTheFirstDifferingEvent() throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write(
+            "emitter.json",
+            Self.scenario(
+                #"[{"t": 0, "every": 0.5, "count": 3, "spawn": \#(Self.ball)}, {"t": 1.2, "remove": ["ball#0", "c"]}]"#)
+        )
+        let trace = directory.path("a.jsonl")
+        let run = try TiltboxBinary.run(
+            ["run", file, "--view", "none", "--trace", trace, "--every", "7", "-q"], in: directory)
+        #expect(run.status == 0, "run: \(run.stderr)")
+        let verify = try TiltboxBinary.run(["verify", "--against", trace], in: directory)
+        #expect(verify.status == 0, "verify: \(verify.stderr)")
+        #expect(verify.stdoutLines == ["identical: 36 records"])
+        let text = try String(contentsOfFile: trace, encoding: .utf8)
+        let edited = directory.path("b.jsonl")
+        try text.replacingOccurrences(of: #""body":"c","reason":"timeline""#, with: #""body":"c","reason":"rule""#)
+            .write(toFile: edited, atomically: true, encoding: .utf8)
+        let diff = try TiltboxBinary.run(["diff", trace, edited], in: directory)
+        #expect(diff.status == 1)
+        #expect(
+            diff.stdoutLines == [
+                "differ: first divergence at step 144 (t = 1.2): the events differ: \(trace) "
+                    + #"{"event":"remove","step":144,"t":1.2,"body":"c","reason":"timeline"}, \#(edited) "#
+                    + #"{"event":"remove","step":144,"t":1.2,"body":"c","reason":"rule"}"#
+            ], "\(diff.stdout)\(diff.stderr)")
+        let against = try TiltboxBinary.run(["verify", "--against", edited], in: directory)
+        #expect(against.status == 1)
+    }
 }

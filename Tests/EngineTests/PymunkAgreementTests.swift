@@ -48,7 +48,37 @@ import Testing
             if reached % every == 0 || reached == steps { ours[reached] = world.states.flatMap(\.fields) }
         }
 
-        // pymunk.
+        let lines = try pymunkLines(scenario, gravities: gravities, every: every, extra: extra)
+
+        var tally = Tally()
+        #expect(lines.count == ours.count, "pymunk wrote \(lines.count) records, Tiltbox \(ours.count)")
+        for line in lines {
+            let words = line.split(separator: " ")
+            guard let step = Int(words[0]), let mine = ours[step] else {
+                Issue.record("unexpected pymunk record: \(line.prefix(80))")
+                continue
+            }
+            let theirs = words.dropFirst().map { Double(String($0)) }
+            #expect(theirs.count == mine.count)
+            for (i, (a, b)) in zip(mine, theirs).enumerated() {
+                tally.compared += 1
+                if let b, a.bitPattern == b.bitPattern {
+                    tally.identical += 1
+                } else if tally.firstDifference == nil {
+                    tally.firstDifference =
+                        "step \(step), body \(world.bodyID(at: i / 6)) \(BodyState.fieldNames[i % 6]): Tiltbox \(a), pymunk \(b.map { "\($0)" } ?? "?")"
+                }
+            }
+        }
+        return tally
+    }
+
+    /// Runs Tests/pymunk/pymunk_scene.py on `scenario` (gravity `gravities[n]` for step n, records
+    /// every `every` steps, `extra` merged into the scene) and returns its output lines.
+    static func pymunkLines(
+        _ scenario: Scenario, gravities: [Vec2], every: Int, extra: [String: Any] = [:]
+    ) throws -> [Substring] {
+        let dt = scenario.timestep.dt
         let w = scenario.world
         var space: [String: String] = [:]
         if let v = w.iterations { space["iterations"] = hex(Double(v)) }
@@ -100,28 +130,7 @@ import Testing
         try #require(
             process.terminationStatus == 0, "pymunk script failed (make test installs pymunk==7.3.1): \(stderr)")
 
-        var tally = Tally()
-        let lines = try String(contentsOf: output, encoding: .utf8).split(separator: "\n")
-        #expect(lines.count == ours.count, "pymunk wrote \(lines.count) records, Tiltbox \(ours.count)")
-        for line in lines {
-            let words = line.split(separator: " ")
-            guard let step = Int(words[0]), let mine = ours[step] else {
-                Issue.record("unexpected pymunk record: \(line.prefix(80))")
-                continue
-            }
-            let theirs = words.dropFirst().map { Double(String($0)) }
-            #expect(theirs.count == mine.count)
-            for (i, (a, b)) in zip(mine, theirs).enumerated() {
-                tally.compared += 1
-                if let b, a.bitPattern == b.bitPattern {
-                    tally.identical += 1
-                } else if tally.firstDifference == nil {
-                    tally.firstDifference =
-                        "step \(step), body \(world.bodyID(at: i / 6)) \(BodyState.fieldNames[i % 6]): Tiltbox \(a), pymunk \(b.map { "\($0)" } ?? "?")"
-                }
-            }
-        }
-        return tally
+        return try String(contentsOf: output, encoding: .utf8).split(separator: "\n")
     }
 
     /// A shape's collision keys as the pymunk script reads them (`NSNull` for none).

@@ -43,8 +43,8 @@ import Testing
         }
     }
 
-    @Test func spawnsImpulsesSetRemovalsAndJointsAgreeWithPymunkBitForBit() throws {
-        let scenario = try ScenarioLoader.parse(text: Self.text, file: "timeline.json", baseDirectory: nil)
+    /// The timeline's actions as the pymunk script reads them, in the order they are applied.
+    static func pymunkActions(_ scenario: Scenario) throws -> [[String: Any]] {
         let dt = scenario.timestep.dt
         var actions: [[String: Any]] = []
         for occurrence in scenario.timeline.occurrences(dt: dt) {
@@ -87,6 +87,13 @@ import Testing
             }
             actions.append(action)
         }
+        return actions
+    }
+
+    @Test func spawnsImpulsesSetRemovalsAndJointsAgreeWithPymunkBitForBit() throws {
+        let scenario = try ScenarioLoader.parse(text: Self.text, file: "timeline.json", baseDirectory: nil)
+        let dt = scenario.timestep.dt
+        let actions = try Self.pymunkActions(scenario)
         var player = TimelinePlayer(timeline: scenario.timeline, dt: dt)
         let steps = scenario.totalSteps
         let tally = try PymunkAgreementTests.compare(

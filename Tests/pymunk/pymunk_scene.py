@@ -33,6 +33,11 @@ Input (JSON file, every number a hex float string as Swift's "%a" writes it):
   "a"/"b" ids or "static", "id": ID}, {"removeJoint": ID}, {"setJoint": ID, "values": [[name, value], ...]}
   (pymunk's max_force, error_bias, max_bias, rate, rest_length, rest_angle, stiffness, damping, min, max, phase,
   ratio).
+  "traceOrder" (optional, true): as a Tiltbox run records its trace (docs/formats.md §8 step order): at
+  each step n the actions due at n, then record n (step 0 included, so record 0 shows the actions due at
+  0), then gravity and the step; the actions due at the last step are applied before the last record.
+  Each record is then preceded by "ids n ID ..." (the bodies present) and each action by
+  "event n KIND ID" (spawn/remove: the body, joint/removeJoint: the joint).
 Output: one line per recorded step (0, every K-th, the last): the step number, then
 each body's x y angle vx vy w as float.hex (crates, then bodies; x y is the body's
 origin, cpBodyGetPosition), space separated.
@@ -128,11 +133,21 @@ def main(path):
     actions = scene.get("timeline", [])
     next_action = 0
 
+    trace_order = scene.get("traceOrder", False)
+    names = {id(body): name for name, body in by_id.items()}
+
+    def event(n, kind, name):
+        if trace_order:
+            out.write("event %d %s %s\n" % (n, kind, name))
+
     def apply(action):
+        n = action["step"]
         if "spawn" in action:
             body = add_body(space, action["spawn"])
             by_id[action["id"]] = body
+            names[id(body)] = action["id"]
             bodies.append(body)
+            event(n, "spawn", action["id"])
         elif "remove" in action:
             for name in action["remove"]:
                 body = by_id.pop(name)
@@ -143,6 +158,7 @@ def main(path):
                     space.remove(shape)
                 space.remove(body)
                 bodies.remove(body)
+                event(n, "remove", name)
         elif "joint" in action:
             joint = dict(action["joint"])
             for end in ("a", "b"):
@@ -150,10 +166,12 @@ def main(path):
             made = pymunk_joints.add(space, bodies, [joint])[0]
             joints.append(made)
             joint_ids[action["id"]] = made
+            event(n, "joint", action["id"])
         elif "removeJoint" in action:
             made = joint_ids.pop(action["removeJoint"])
             space.remove(made)
             joints.remove(made)
+            event(n, "removeJoint", action["removeJoint"])
         elif "setJoint" in action:
             made = joint_ids[action["setJoint"]]
             for name, value in action["values"]:
@@ -180,6 +198,27 @@ def main(path):
                 body.body_type = {"dynamic": pymunk.Body.DYNAMIC, "kinematic": pymunk.Body.KINEMATIC,
                                   "static": pymunk.Body.STATIC}[change["type"]]
             body.activate()
+
+    if trace_order:
+        total = len(steps)
+        for n in range(total + 1):
+            while next_action < len(actions) and actions[next_action]["step"] == n:
+                apply(actions[next_action])
+                next_action += 1
+            if n % every == 0 or n == total:
+                out.write("ids %d %s\n" % (n, " ".join(names[id(b)] for b in bodies)))
+                emit(n)
+            if n == total:
+                break
+            g = steps[n]
+            if g[0].hex() != gravity[0].hex() or g[1].hex() != gravity[1].hex():
+                gravity = g
+                space.gravity = g
+                for b in bodies:
+                    if b.body_type == pymunk.Body.DYNAMIC and b.is_sleeping:
+                        b.activate()
+            space.step(dt)
+        return
 
     emit(0)
     for n, g in enumerate(steps):

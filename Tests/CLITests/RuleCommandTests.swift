@@ -98,4 +98,24 @@ import Testing
         // The records after the removal list no body.
         #expect(lines.dropLast().last?.contains(#""s":[]"#) == true, "\(lines.dropLast().last ?? "")")
     }
+
+    /// The shipped scenes of rules: bricks a ball removes and counts, a goal sensor counting balls.
+    @Test(arguments: [
+        ("breakout.json", #""counters":{"bricks":13,"paddle hits":1}}"#),
+        ("goal-sensor.json", #""counters":{"goals":16}}"#),
+    ])
+    func aShippedRuleScenarioValidatesRunsAndCounts(_ name: String, counters: String) throws {
+        let directory = try TemporaryDirectory()
+        let file = PackageFiles.scenario(name)
+        let validate = try TiltboxBinary.run(["validate", file], in: directory)
+        #expect(validate.status == 0, "validate: \(validate.stderr)")
+        let trace = directory.path("out.jsonl")
+        let run = try TiltboxBinary.run(["run", file, "--view", "none", "--trace", trace, "-q"], in: directory)
+        #expect(run.status == 0, "run exited \(run.status): \(run.stderr)")
+        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        let end = try #require(lines.last)
+        #expect(end.hasPrefix(#"{"end":"complete""#) && end.hasSuffix(counters), "\(end)")
+        let removals = lines.filter { $0.hasPrefix(#"{"event":"remove""#) && $0.hasSuffix(#""reason":"rule"}"#) }
+        #expect(removals.count == (name == "breakout.json" ? 13 : 16))
+    }
 }

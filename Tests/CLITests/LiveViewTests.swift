@@ -232,6 +232,37 @@ import Testing
         #expect(diff.stdout.contains("identical: 27 records"), "\(diff.stdout)")
     }
 
+    @Test func theLiveViewDrawsSpawnedBodiesAndRecordsTheTimelineAsAHeadlessRun() throws {
+        try #require(TmuxSession.isAvailable, "tmux is needed (make test installs it)")
+        let directory = try TemporaryDirectory()
+        // An emitter over an open box: at start only the box, in the lower half of the world.
+        let scenario = PackageFiles.scenario("emitter.json")
+        let live = directory.path("live.jsonl"), headless = directory.path("headless.jsonl")
+        let session = try TmuxSession(
+            command:
+                "\(Self.binary) run \(scenario) --view terminal --trace \(live) --duration 6.5 --every 7 --exit-at-end",
+            directory: directory)
+        var top = ""
+        // Spawned balls falling from the emitter are drawn in the top third, above the box: inside
+        // the world's walls (the first row and the outer columns are the walls).
+        let drawn = try session.wait(seconds: Patience.generous) {
+            let rows = try session.capture().split(separator: "\n", omittingEmptySubsequences: false)
+            top = rows.prefix(max(rows.count / 3, 2)).dropFirst().map { String($0.dropFirst(8).dropLast(8)) }
+                .joined(separator: "\n")
+            return Self.hudTime(try Self.hud(session)) > 1 && top.containsBraille
+        }
+        #expect(drawn, "no spawned body drawn above the box:\n\(top)")
+        #expect(session.exitStatus(within: Patience.generous) == 0)
+        let run = try TiltboxBinary.run(
+            ["run", scenario, "--view", "none", "--trace", headless, "--duration", "6.5", "--every", "7"],
+            in: directory)
+        #expect(run.status == 0, "headless: \(run.stderr)")
+        let diff = try TiltboxBinary.run(["diff", live, headless], in: directory)
+        #expect(diff.status == 0, "diff: \(diff.stdout) \(diff.stderr)")
+        // Steps 0, 7, …, 777 and the last, 780.
+        #expect(diff.stdout.contains("identical: 113 records"), "\(diff.stdout)")
+    }
+
     @Test func terminalViewIsRefusedWhenStandardOutputIsNotATerminal() throws {
         let directory = try TemporaryDirectory()
         let run = try TiltboxBinary.run(

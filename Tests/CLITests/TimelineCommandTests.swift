@@ -82,4 +82,57 @@ import Testing
         let against = try TiltboxBinary.run(["verify", "--against", edited], in: directory)
         #expect(against.status == 1)
     }
+
+    @Test func summaryMetricsCountTheBodiesPresentAtTheLastRecord() throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write(
+            "emitter.json",
+            Self.scenario(
+                #"[{"t": 0, "every": 0.5, "count": 3, "spawn": \#(Self.ball)}, {"t": 1.2, "remove": ["ball#0", "c"]}]"#)
+        )
+        let trace = directory.path("t.jsonl"), summary = directory.path("s.json")
+        let run = try TiltboxBinary.run(
+            ["run", file, "--view", "none", "--trace", trace, "--summary-json", summary, "-q"], in: directory)
+        #expect(run.status == 0, "run: \(run.stderr)")
+        // The last record lists ball#1 and ball#2 (radius 8: reach 8), the crate and ball#0 gone.
+        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        let last = try #require(lines.last { $0.hasPrefix(#"{"step":240,"#) })
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        let states = try #require(record["s"] as? [[Double]])
+        #expect(states.count == 2)
+        let xs = states.map { $0[0] }, ys = states.map { $0[1] }
+        let expected = [xs.min()! - 8, ys.min()! - 8, xs.max()! + 8, ys.max()! + 8]
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: summary))) as? [String: Any])
+        let metrics = try #require(object["metrics"] as? [String: Any])
+        // (Foundation's JSON parser is not exact to the last bit: compared to 1e-9.)
+        let bounds = try #require(metrics["bounds"] as? [Double])
+        #expect(bounds.count == 4 && zip(bounds, expected).allSatisfy { abs($0 - $1) < 1e-9 }, "\(metrics)")
+    }
+
+    @Test func verifyWithAToleranceFollowsTheBodiesPresent() throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write(
+            "emitter.json",
+            Self.scenario(
+                #"[{"t": 0, "every": 0.5, "count": 3, "spawn": \#(Self.ball)}, {"t": 1.2, "remove": ["ball#0", "c"]}]"#)
+        )
+        let trace = directory.path("t.jsonl")
+        let run = try TiltboxBinary.run(["run", file, "--view", "none", "--trace", trace, "-q"], in: directory)
+        #expect(run.status == 0, "run: \(run.stderr)")
+        let close = try TiltboxBinary.run(
+            ["verify", "--against", trace, "--set", "world.gravity=[0,-980.000001]", "--tolerance", "0.01"],
+            in: directory)
+        #expect(close.status == 0, "\(close.stdout)\(close.stderr)")
+        #expect(close.stdoutLines == ["equal within 0.01: 241 records (not bit for bit)"])
+        // Beyond the tolerance, the divergence names the body by the bodies present at that
+        // record (slot 1 is ball#0 there; the header lists only the crate).
+        let far = try TiltboxBinary.run(
+            ["verify", "--against", trace, "--set", "world.gravity=[0,-981]", "--tolerance", "10.5"], in: directory)
+        #expect(far.status == 1)
+        #expect(
+            far.stdoutLines.first?.hasPrefix(
+                #"differ: first divergence at step 110 (t = 0.9166666666666666): body "ball#0" field vy:"#) == true,
+            "\(far.stdout)\(far.stderr)")
+    }
 }

@@ -113,7 +113,7 @@ import Foundation
 
             """
         for (panel, recordIndex) in recordIndices.enumerated() {
-            let record = scene.records[recordIndex]
+            let record = scene.record(at: recordIndex)
             let at = layout.panelOrigin(panel)
             out +=
                 "<g class=\"panel\" data-step=\"\(record.step)\" data-t=\"\(NumberFormat.shortest(record.t))\" transform=\"translate(\(n(at.x)) \(n(at.y)))\">\n"
@@ -124,10 +124,11 @@ import Foundation
                     "<line class=\"segment\" x1=\"\(n(segment.from.x))\" y1=\"\(n(segment.from.y))\" "
                     + "x2=\"\(n(segment.to.x))\" y2=\"\(n(segment.to.y))\" stroke-width=\"\(n(2 * segment.radius))\"/>\n"
             }
-            for body in scene.bodies.indices {
+            // A body from its spawn to its removal, a joint while it and its bodies are there.
+            for body in scene.bodies.indices where scene.isPresent(in: record, body: body) {
                 out += bodyElements(scene: scene, record: record, body: body)
             }
-            for joint in scene.outline.joints where joint.isDrawn {
+            for joint in scene.joints(at: recordIndex) where joint.isDrawn {
                 out += jointElements(joint, scene: scene, record: record)
             }
             out += "</g></g>\n"

@@ -81,12 +81,15 @@ import Foundation
         numbers(scene.sizes.flatMap { [$0.x, $0.y] }, 3)
         raw(",\n\"segments\":")
         numbers(scene.segments.flatMap { [$0.from.x, $0.from.y, $0.to.x, $0.to.y, $0.radius] }, 3)
-        if !scene.outline.isCratesOnly { appendOutline(scene.outline, to: &out) }
+        if !scene.outline.isCratesOnly {
+            appendOutline(scene.outline, to: &out)
+            appendJointFrames(scene: scene, decimation: decimation, to: &out)
+        }
         raw(",\n\"origin\":")
         numbers([scene.origin.x, scene.origin.y], 3)
         raw(",\"extent\":")
         numbers([scene.extent.x, scene.extent.y], 3)
-        let kept = decimation.indices.map { scene.records[$0] }
+        let kept = decimation.indices.map { scene.record(at: $0) }
         let energies = kept.map { scene.kineticEnergy(of: $0) }
         let hasEnergy = !kept.isEmpty && energies.allSatisfy { $0 != nil }
         raw(",\"energy\":")
@@ -111,6 +114,11 @@ import Foundation
             raw(f > 0 ? ",\n[" : "[")
             for body in scene.bodies.indices {
                 if body > 0 { out.append(UInt8(ascii: ",")) }
+                guard scene.isPresent(in: record, body: body) else {
+                    // Not spawned yet, or removed: not drawn in this frame.
+                    raw("null,null,null")
+                    continue
+                }
                 let p = scene.position(in: record, body: body)
                 number(p.x, 2)
                 out.append(UInt8(ascii: ","))
@@ -167,6 +175,27 @@ import Foundation
             raw("]")
         }
         raw("]")
+    }
+
+    /// Appends `"jointFrames"` for a trace with events: per joint of `"joints"`, the first and
+    /// last kept frame it is present in (`[-1,-1]` for none); without events every joint is
+    /// present throughout and the key is left out.
+    func appendJointFrames(scene: RenderScene, decimation: TraceDecimation, to out: inout [UInt8]) {
+        guard scene.followsEvents else { return }
+        var first = [Int](repeating: -1, count: scene.outline.joints.count)
+        var last = first
+        for (frame, recordIndex) in decimation.indices.enumerated() {
+            for j in scene.jointIndices(at: recordIndex) {
+                if first[j] < 0 { first[j] = frame }
+                last[j] = frame
+            }
+        }
+        out.append(contentsOf: ",\n\"jointFrames\":[".utf8)
+        for (i, j) in scene.outline.joints.indices.filter({ scene.outline.joints[$0].isDrawn }).enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: "[\(first[j]),\(last[j])]".utf8)
+        }
+        out.append(UInt8(ascii: "]"))
     }
 
     /// `angle` in (−π, π] (the same rotation, fewer digits).

@@ -84,7 +84,7 @@ enum HTMLPlayerPage {
           var offX = cssW > fitW ? (cssW - ex * scale) / 2 : 0, offY = cssH > fitH ? (cssH - ey * scale) / 2 : 0;
           // The view: screen = zoom * fitted + pan (CSS pixels); zoom 1 and no pan is "fit".
           var view = { zoom: 1, panX: 0, panY: 0 };
-          var TYPES = D.types || null, JOINTS = D.joints || [];
+          var TYPES = D.types || null, JOINTS = D.joints || [], JOINT_FRAMES = D.jointFrames || null;
           var SHAPES = D.shapes || D.sizes.reduce(function (list, v, i) {
             if (i % 2 === 0) list.push([["b", D.sizes[i], D.sizes[i + 1], 0]]);
             return list;
@@ -216,6 +216,8 @@ enum HTMLPlayerPage {
             ctx.strokeStyle = "#7b3fbf";
             ctx.fillStyle = "#7b3fbf";
             for (var j = 0; j < JOINTS.length; j++) {
+              // A joint of a timeline is drawn from its addition to its removal (or its body's).
+              if (JOINT_FRAMES && (state.frame < JOINT_FRAMES[j][0] || state.frame > JOINT_FRAMES[j][1])) continue;
               var J = JOINTS[j], a = J[1], b = J[2], pa, pb = toWorldOf(s, b, J[5], J[6]);
               if (J.length >= 11) {
                 var g0 = toWorldOf(s, a, J[7], J[8]), g1 = toWorldOf(s, a, J[9], J[10]);
@@ -260,6 +262,7 @@ enum HTMLPlayerPage {
             }
             ctx.lineJoin = "round";
             for (i = 0; i < nb; i++) {
+              if (s[3 * i] === null) continue; // not spawned yet, or removed
               ctx.save();
               ctx.translate(s[3 * i], s[3 * i + 1]);
               ctx.rotate(s[3 * i + 2]);
@@ -480,6 +483,7 @@ enum HTMLPlayerPage {
             var s = state.drawnStates;
             if (!s) return -1;
             for (var i = nb - 1; i >= 0; i--) {
+              if (s[3 * i] === null) continue; // not present in this frame
               var dx = wx - s[3 * i], dy = wy - s[3 * i + 1], a = s[3 * i + 2];
               var c = Math.cos(a), sn = Math.sin(a);
               var lx = dx * c + dy * sn, ly = -dx * sn + dy * c;
@@ -510,7 +514,9 @@ enum HTMLPlayerPage {
           function drawnCrates() {
             var s = state.drawnStates, out = [];
             if (!s) return out;
-            for (var i = 0; i < nb; i++) out.push({ id: D.bodies[i], x: s[3 * i], y: s[3 * i + 1], angle: s[3 * i + 2] });
+            for (var i = 0; i < nb; i++) {
+              if (s[3 * i] !== null) out.push({ id: D.bodies[i], x: s[3 * i], y: s[3 * i + 1], angle: s[3 * i + 2] });
+            }
             return out;
           }
           function nonBackgroundPixels() {

@@ -13,6 +13,13 @@
 ///
 /// A trace with the header keys `shapes` (and `types`, `joints`) is drawn from them
 /// (`outline`); without them every body is a crate of its `sizes` entry, as before.
+///
+/// A trace with event lines (a timeline, docs/formats.md §8) is drawn following its bodies:
+/// `bodies` lists every body of the run (the header's, then the spawned ones in the order they
+/// appeared, with the shapes, size and mass their spawn events give), `record(at:)` gives a
+/// record laid out over all of them with NaN for a body not present, and `isPresent(in:body:)`
+/// and `joints(at:)` say what to draw: a body from its spawn to its removal, a joint from its
+/// addition to its removal (or its body's).
 @_spi(Tools) public struct RenderScene: Sendable {
     /// The crate size assumed when a trace has no `sizes`: the scenario default.
     public static let defaultCrateSize = Vec2(32, 32)
@@ -36,7 +43,13 @@
     public var hasWorldSize: Bool
     /// One line per fallback taken, for the command line to print as a note.
     public var notes: [String]
+    /// The records as the trace holds them: each lists the bodies present then (see `record(at:)`).
     public var records: [TraceRecord]
+    /// For a trace with events, per record the index in `bodies` of each body its states list;
+    /// `nil` when every record lists `bodies` (no events).
+    private var slots: [[Int]]?
+    /// For a trace with events, per record the indices in `outline.joints` of the joints present.
+    private var jointsPresent: [[Int]]?
 
     let stride: Int
     let xField: Int, yField: Int, angleField: Int
@@ -110,6 +123,10 @@
             )
             (origin, extent) = boundingBox()
         }
+        if !trace.events.isEmpty {
+            followEvents(of: trace)
+            if !hasWorldSize { (origin, extent) = boundingBox() }
+        }
     }
 
     /// The box around every crate position of every record and every segment end,
@@ -124,7 +141,7 @@
             hi = Vec2(max(hi.x, p.x), max(hi.y, p.y))
         }
         for record in records {
-            for body in bodies.indices { include(position(in: record, body: body)) }
+            for slot in 0..<(record.states.count / stride) { include(position(in: record, body: slot)) }
         }
         for segment in segments {
             include(segment.from)
@@ -135,6 +152,87 @@
         let pad = (reach.max() ?? 0) + 1
         return (Vec2(lo.x - pad, lo.y - pad), Vec2(hi.x - lo.x + 2 * pad, hi.y - lo.y + 2 * pad))
     }
+
+    // MARK: - Following bodies from spawn to removal
+
+    /// Adds the spawned bodies and joints of `trace`'s events to `bodies`, `outline` and
+    /// `sizes`, and notes which bodies and joints each record shows.
+    private mutating func followEvents(of trace: Trace) {
+        var index: [String: Int] = [:]
+        for (i, id) in bodies.enumerated() where index[id] == nil { index[id] = i }
+        var jointIndex: [String: Int] = [:]
+        for (j, joint) in outline.joints.enumerated() { if let id = joint.outline.id { jointIndex[id] = j } }
+        var present = Array(bodies.indices)
+        var presentJoints = Array(outline.joints.indices)
+        var slots: [[Int]] = []
+        var jointsPresent: [[Int]] = []
+        var next = 0
+        for recordIndex in records.indices {
+            while next < trace.events.count && trace.events[next].beforeRecord <= recordIndex {
+                let event = trace.events[next].event
+                next += 1
+                switch event.change {
+                case .spawn(let spawn):
+                    let body = SceneOutline.BodyOutline(type: spawn.type, shapes: spawn.shapes)
+                    index[spawn.body] = bodies.count
+                    present.append(bodies.count)
+                    bodies.append(spawn.body)
+                    outline.bodies.append(body)
+                    sizes.append(spawn.shapes.isEmpty ? spawn.size : body.boundingSize)
+                    masses?.append(spawn.mass)
+                case .remove(let id, _):
+                    guard let gone = index[id] else { continue }
+                    present.removeAll { $0 == gone }
+                    presentJoints.removeAll { outline.joints[$0].a == gone || outline.joints[$0].b == gone }
+                case .joint(let joint):
+                    func end(_ id: String) -> Int?? { id == "static" ? .some(nil) : index[id].map { .some($0) } }
+                    guard let a = end(joint.a), let b = end(joint.b) else { continue }
+                    if let id = joint.id { jointIndex[id] = outline.joints.count }
+                    presentJoints.append(outline.joints.count)
+                    outline.joints.append(SceneOutline.IndexedJoint(joint, a: a, b: b))
+                case .removeJoint(let id):
+                    guard let gone = jointIndex[id] else { continue }
+                    presentJoints.removeAll { $0 == gone }
+                case .skipped:
+                    break
+                }
+            }
+            slots.append(present)
+            jointsPresent.append(presentJoints)
+        }
+        self.slots = slots
+        self.jointsPresent = jointsPresent
+    }
+
+    /// Record `index` laid out over every body of `bodies`: a body not present then has NaN
+    /// states (`isPresent(in:body:)` is false). Without events, the record as it is.
+    public func record(at index: Int) -> TraceRecord {
+        let record = records[index]
+        guard let slots else { return record }
+        var states = [Double](repeating: .nan, count: bodies.count * stride)
+        for (slot, body) in slots[index].enumerated() where (slot + 1) * stride <= record.states.count {
+            for field in 0..<stride { states[body * stride + field] = record.states[slot * stride + field] }
+        }
+        return TraceRecord(step: record.step, t: record.t, gravity: record.gravity, states: states)
+    }
+
+    /// Whether body `body` is present in `record` (a record from `record(at:)`).
+    public func isPresent(in record: TraceRecord, body: Int) -> Bool {
+        !record.states[body * stride + xField].isNaN
+    }
+
+    /// The joints present at record `index` (all of `outline.joints` in a trace without events).
+    public func joints(at index: Int) -> [SceneOutline.IndexedJoint] {
+        jointIndices(at: index).map { outline.joints[$0] }
+    }
+
+    /// The indices in `outline.joints` of the joints present at record `index`.
+    public func jointIndices(at index: Int) -> [Int] {
+        jointsPresent?[index] ?? Array(outline.joints.indices)
+    }
+
+    /// Whether the trace has event lines: its bodies and joints change between records.
+    public var followsEvents: Bool { slots != nil }
 
     // MARK: - Reading records
 
@@ -168,7 +266,7 @@
     public func kineticEnergy(of record: TraceRecord) -> Double? {
         guard let (vx, vy, w) = velocityFields else { return nil }
         var total = 0.0
-        for body in bodies.indices where outline.bodies[body].type == .dynamic {
+        for body in bodies.indices where outline.bodies[body].type == .dynamic && isPresent(in: record, body: body) {
             let base = body * stride
             let m = masses?[body] ?? 1
             let size = sizes[body]

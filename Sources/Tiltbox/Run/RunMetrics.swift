@@ -124,13 +124,19 @@ public final class RunMetricsSink: RecordSink {
         }
     }
 
-    private let bodies: [Body]
+    /// The bodies present, in the records' order (a timeline's events change them).
+    private var bodies: [Body]
+    /// Their ids, kept only when the scenario has a timeline.
+    private var ids: [String]
+    /// For a timeline: each spawned id's body, by the spawning entry (built once per entry).
+    private var spawned: [String: Body] = [:]
     private var kineticEnergy = 0.0
     private var maxSpeed = 0.0
     private var restTime: Double?
     private var bounds: [Double]?
 
-    /// A sink for runs of `scenario` (its crates, then its bodies: trace order).
+    /// A sink for runs of `scenario` (its crates, then its bodies: trace order; with a timeline,
+    /// the bodies present as its events say).
     public init(scenario: Scenario) {
         let crates = scenario.crates.map { crate in
             Body(
@@ -138,13 +144,41 @@ public final class RunMetricsSink: RecordSink {
                 moment: crate.mass * (crate.size.x * crate.size.x + crate.size.y * crate.size.y) / 12,
                 extent: .box(halfSize: Vec2(crate.size.x / 2, crate.size.y / 2)))
         }
-        let others = scenario.bodies.map { body in
-            let properties = body.type == .dynamic ? body.massProperties : (mass: 0, moment: 0, centreOfGravity: .zero)
-            // An infinite moment (`"moment": "infinite"`) counts no rotational energy.
-            let moment = properties.moment.isFinite ? properties.moment : 0
-            return Body(mass: properties.mass, moment: moment, extent: .reach(body.reach))
-        }
+        let others = scenario.bodies.map(Self.body)
         bodies = crates + others
+        ids = []
+        if !scenario.timeline.isEmpty {
+            ids = scenario.bodyDefinitions.map(\.id)
+            for entry in scenario.timeline.entries {
+                guard case .spawn(let spec) = entry.action else { continue }
+                let body = Self.body(spec)
+                for k in 0..<entry.count { if let id = entry.spawnedID(k) { spawned[id] = body } }
+            }
+        }
+    }
+
+    /// What the metrics need of a body of `bodies` (or a spawned one).
+    private static func body(_ body: BodySpec) -> Body {
+        let properties = body.type == .dynamic ? body.massProperties : (mass: 0, moment: 0, centreOfGravity: .zero)
+        // An infinite moment (`"moment": "infinite"`) counts no rotational energy.
+        let moment = properties.moment.isFinite ? properties.moment : 0
+        return Body(mass: properties.mass, moment: moment, extent: .reach(body.reach))
+    }
+
+    /// Follows the bodies present: a spawned body joins the end, a removed one leaves.
+    public func event(_ event: TraceEvent) throws {
+        switch event.change {
+        case .spawn(let spawn):
+            guard let body = spawned[spawn.body] else { return }
+            ids.append(spawn.body)
+            bodies.append(body)
+        case .remove(let id, _):
+            guard let index = ids.firstIndex(of: id) else { return }
+            ids.remove(at: index)
+            bodies.remove(at: index)
+        case .joint, .removeJoint, .skipped:
+            break
+        }
     }
 
     /// Updates the figures from one record: kinetic energy and bounds from this record, the

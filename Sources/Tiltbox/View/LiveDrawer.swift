@@ -95,7 +95,7 @@ final class LiveDrawer: Sendable {
                 let text = renderer.frame(
                     previous: frame.previous, current: frame.current, alpha: frame.alpha,
                     hud: hud.render(width: size.columns),
-                    columns: size.columns, terminalRows: size.rows, clear: clear)
+                    columns: size.columns, terminalRows: size.rows, clear: clear, outline: frame.outline)
                 do { try setup.screen.write(text) } catch {
                     writeFailure.withLock { $0 = error }
                     return

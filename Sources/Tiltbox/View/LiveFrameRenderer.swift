@@ -26,9 +26,11 @@
     ///   - columns: the terminal's width in cells.
     ///   - terminalRows: the terminal's height in cells, the HUD's row included.
     ///   - clear: erase the screen first (after a resize or a restart).
+    ///   - outline: what to draw for the bodies `current` lists when a timeline has changed
+    ///     them; `nil`, the scenario's.
     public mutating func frame(
         previous: [Double], current: [Double], alpha: Double, hud: String,
-        columns: Int, terminalRows: Int, clear: Bool
+        columns: Int, terminalRows: Int, clear: Bool, outline: SceneOutline? = nil
     ) -> String {
         let rows = max(terminalRows - 1, 1)
         if canvas.columns != columns || canvas.rows != rows {
@@ -44,7 +46,7 @@
                 }
             }
         }
-        blended.withUnsafeBufferPointer { rasterizer.draw(into: &canvas, states: $0) }
+        blended.withUnsafeBufferPointer { rasterizer.draw(into: &canvas, states: $0, outline: outline) }
         return FrameComposer.compose(canvas: canvas, hud: hud, terminalRows: terminalRows, clear: clear)
     }
 }

@@ -28,6 +28,9 @@ struct LiveFrame: Sendable {
     var generation = 0
     /// Frames published so far; the drawer draws a frame once.
     var sequence = 0
+    /// What to draw for the bodies `current` lists, once a timeline has changed them (docs/formats.md
+    /// §8); `nil`: the scenario's own outline.
+    var outline: SceneOutline?
 }
 
 /// The live view's state buffer: a `RecordSink` given the states after every step, and
@@ -45,6 +48,14 @@ final class LiveStateBuffer: RecordSink, Sendable {
         var step = -1
         var time: Double = 0
         var gravity: Vec2 = .zero
+        /// The bodies present (ids and outlines, in the states' order) and the joints, followed
+        /// through the run's events; `changed` until the next record (no blending across a change).
+        var ids: [String] = []
+        var bodies: [SceneOutline.BodyOutline] = []
+        var joints: [JointOutline] = []
+        var followsEvents = false
+        var changed = false
+        var outline: SceneOutline?
     }
 
     private let staging = Mutex(Staging())
@@ -55,13 +66,60 @@ final class LiveStateBuffer: RecordSink, Sendable {
     /// Every step, so the view can draw between the last two.
     var recordsEveryStep: Bool { true }
 
+    /// Starts following the bodies of a new run of `scenario` (called before its session records).
+    func begin(scenario: Scenario) {
+        let outline = SceneOutline(scenario: scenario)
+        staging.withLock { s in
+            s.ids = scenario.bodyDefinitions.map(\.id)
+            s.bodies = outline.bodies
+            s.joints = outline.joints.map(\.outline)
+            s.followsEvents = false
+            s.changed = false
+            s.outline = nil
+        }
+    }
+
+    /// Follows a body or joint that came or went: the outline drawn from the next record on.
+    func event(_ event: TraceEvent) throws {
+        staging.withLock { s in
+            switch event.change {
+            case .spawn(let spawn):
+                s.ids.append(spawn.body)
+                s.bodies.append(SceneOutline.BodyOutline(type: spawn.type, shapes: spawn.shapes))
+            case .remove(let id, _):
+                guard let index = s.ids.firstIndex(of: id) else { return }
+                s.ids.remove(at: index)
+                s.bodies.remove(at: index)
+                s.joints.removeAll { $0.a == id || $0.b == id }
+            case .joint(let joint):
+                s.joints.append(joint)
+            case .removeJoint(let id):
+                s.joints.removeAll { $0.id == id }
+            case .skipped:
+                return
+            }
+            s.followsEvents = true
+            s.changed = true
+            var slot: [String: Int] = [:]
+            for (i, id) in s.ids.enumerated() { slot[id] = i }
+            let joints = s.joints.compactMap { joint -> SceneOutline.IndexedJoint? in
+                func end(_ id: String) -> Int?? { id == "static" ? .some(nil) : slot[id].map { .some($0) } }
+                guard let a = end(joint.a), let b = end(joint.b) else { return nil }
+                return SceneOutline.IndexedJoint(joint, a: a, b: b)
+            }
+            s.outline = SceneOutline(bodies: s.bodies, joints: joints)
+        }
+    }
+
     /// Keeps the state after `step` as the current one and the one before as previous.
     /// Step 0 (a new run) starts afresh; a step already held (the session's closing record
     /// of the step reached) changes nothing.
     func record(step: Int, time: Double, gravity: Vec2, states: UnsafeBufferPointer<Double>) throws {
         staging.withLock { s in
             guard step != s.step else { return }
-            if step == 0 || s.step < 0 || s.current.count != states.count {
+            if step == 0 || s.step < 0 || s.current.count != states.count || s.changed {
+                // A new run, or bodies that came or went: nothing to blend from.
+                s.changed = false
                 s.current = Array(states)
                 s.previous = s.current
             } else {
@@ -86,6 +144,7 @@ final class LiveStateBuffer: RecordSink, Sendable {
             frame.step = s.step
             frame.time = s.time
             frame.gravity = s.gravity
+            frame.outline = s.outline
             shared.withLock { latest in
                 frame.sequence = latest.sequence + 1
                 latest = frame

@@ -95,6 +95,7 @@
         } else {
             track = try makeTrack()
         }
+        buffer.begin(scenario: scenario)
         guard let path = options.tracePath else {
             return (
                 RunSession(

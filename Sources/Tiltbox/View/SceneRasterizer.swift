@@ -54,8 +54,12 @@ struct SceneRasterizer: Sendable {
         return max(8, min(128, Int((perimeter / 4).rounded(.up)) * 4))
     }
 
-    /// Draws everything. `states` holds `BodyStateLayout.count` values per body, as in traces.
-    func draw(into canvas: inout BrailleCanvas, states: UnsafeBufferPointer<Double>) {
+    /// Draws everything. `states` holds `BodyStateLayout.count` values per body, as in traces;
+    /// `override` (a timeline's bodies present, in the states' order) replaces `outline`.
+    func draw(
+        into canvas: inout BrailleCanvas, states: UnsafeBufferPointer<Double>, outline override: SceneOutline? = nil
+    ) {
+        let outline = override ?? self.outline
         let viewport = Viewport(worldSize: worldSize, dotWidth: canvas.dotWidth, dotHeight: canvas.dotHeight)
         for segment in segments {
             let a = viewport.dot(segment.from), b = viewport.dot(segment.to)

@@ -72,7 +72,8 @@ public struct RulePlayer {
                 case .count: continue
                 }
                 if case .remove = action, removedHere.contains(serial) { continue }
-                guard let body = world.body(serial: serial), RulePlayer.canApply(action, to: body.type) else {
+                guard let body = world.body(serial: serial), RulePlayer.canApply(action, to: body.type, world, body.id)
+                else {
                     events.append(.skipped(action: "rules[\(call.rule)]", body: world.bodyID(serial: serial)))
                     continue
                 }
@@ -96,10 +97,11 @@ public struct RulePlayer {
 
     /// Whether `action` can act on a present body of type `type`: an impulse moves only a dynamic
     /// body, a set never a static one (Chipmunk would not reindex its shapes).
-    private static func canApply(_ action: RuleAction, to type: BodyType) -> Bool {
+    /// A set's `type` must leave the body's joints solvable (`World.canSetType(of:to:)`).
+    private static func canApply(_ action: RuleAction, to type: BodyType, _ world: World, _ id: String) -> Bool {
         switch action {
         case .impulse: return type == .dynamic
-        case .set: return type != .static
+        case .set(_, let s): return type != .static && (s.type.map { world.canSetType(of: id, to: $0) } ?? true)
         case .remove, .count: return true
         }
     }

@@ -6,7 +6,8 @@
 ///    `begin`/`separate` event and runs its rule's actions in order: `remove` (nothing if this
 ///    drain removed the body already), `impulse`, `set`, `count`. An action on a body that is gone,
 ///    or that it cannot move (an impulse on a body that is not dynamic, a set or a remove of the
-///    space's static body, a set of a static body) records a `skipped` event instead. A removal
+///    space's static body, a set of a static body, a set whose `type` would leave a joint of the
+///    body without a dynamic end) records a `skipped` event instead. A removal
 ///    makes Chipmunk call `separate` for every contact the body had: those calls join the end of
 ///    the queue and are drained in turn, so the drain ends when the queue is empty;
 /// 2. culling: every dynamic body farther than the margin outside `[0, w] × [0, h]`, in trace

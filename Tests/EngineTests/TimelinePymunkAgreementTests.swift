@@ -49,7 +49,7 @@ import Testing
         var actions: [[String: Any]] = []
         for occurrence in scenario.timeline.occurrences(dt: dt) {
             let entry = scenario.timeline.entries[occurrence.entry]
-            var action: [String: Any] = ["step": occurrence.step]
+            var action: [String: Any] = ["step": occurrence.step, "entry": occurrence.entry]
             let hex = PymunkAgreementTests.hex
             switch entry.action {
             case .spawn(var body):

@@ -78,6 +78,7 @@ import Testing
             case .joint(let outline): return "\(e.step) joint \(outline.id ?? "")"
             case .removeJoint(let id): return "\(e.step) removeJoint \(id)"
             case .skipped(let action, let body): return "\(e.step) skipped \(action) \(body)"
+            case .collision(let phase, let a, let b, let rule): return "\(e.step) \(phase.rawValue) \(a) \(b) \(rule)"
             }
         }
         #expect(ourEvents == theirEvents)

@@ -140,7 +140,7 @@ import Testing
             try refusal {
                 $0.map { $0.replacingOccurrences(of: #"{"event":"removeJoint""#, with: #"{"event":"unjoin""#) }
             }
-                == #"x.jsonl:11:10: event: unknown event "unjoin" (expected spawn, remove, joint, removeJoint, skipped)"#
+                == #"x.jsonl:11:10: event: unknown event "unjoin" (expected spawn, remove, joint, removeJoint, skipped, begin, separate)"#
         )
     }
 

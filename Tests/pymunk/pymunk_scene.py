@@ -38,6 +38,17 @@ Input (JSON file, every number a hex float string as Swift's "%a" writes it):
   0), then gravity and the step; the actions due at the last step are applied before the last record.
   Each record is then preceded by "ids n ID ..." (the bodies present) and each action by
   "event n KIND ID" (spawn/remove: the body, joint/removeJoint: the joint).
+  "rules" (optional, with traceOrder; docs/formats.md §8): [{"on": "begin"|"separate", "a": n, "b": n or null
+  (the wildcard), "actions": [{"remove": "a"|"b"}, {"impulse": side, "j": [x, y], "at": [x, y] or null},
+  {"set": side, ...as the timeline's set}, {"count": index}]}] in file order; the handlers record (rule, a, b)
+  in a queue, a begin handler always returns true; one pymunk handler per pair of types (or wildcard type) calls
+  its rules in file order, a pair rule's bodies taken in the rule's order by collision type. After space.step
+  the queue is drained (actions in order; a remove of a body this drain removed does nothing; an action on a
+  body gone, an impulse on a body that is not dynamic, a set of a static body are skipped), then "cull"
+  ([w, h, margin]: dynamic bodies farther than margin outside [0, w] x [0, h], in trace order, are removed),
+  then the queue is drained again. Events "event n begin|separate A B rule", "event n remove ID rule|cull",
+  "event n skipped rules[i] ID", and "event n skipped timeline[i] ID" for a timeline action ("entry": i) whose
+  body a rule removed. The end line "counters N ..." gives the counters in order.
 Output: one line per recorded step (0, every K-th, the last): the step number, then
 each body's x y angle vx vy w as float.hex (crates, then bodies; x y is the body's
 origin, cpBodyGetPosition), space separated.
@@ -140,8 +151,128 @@ def main(path):
         if trace_order:
             out.write("event %d %s %s\n" % (n, kind, name))
 
+    rules = scene.get("rules", [])
+    queue = []
+
+    def name_of(body):
+        return names.get(id(body), "static")
+
+    def make_handler(entries, is_pair):
+        def record(arb, phase):
+            first, second = arb.shapes
+            for index, type_a in entries[phase]:
+                a, b = first, second
+                if is_pair and first.collision_type != type_a:
+                    a, b = b, a
+                queue.append((index, phase, a.body, b.body))
+
+        def begin(arb, space, data):
+            record(arb, "begin")
+            arb.process_collision = True
+
+        def separate(arb, space, data):
+            record(arb, "separate")
+        return begin, separate
+
+    groups = {}
+    order = []
+    for index, rule in enumerate(rules):
+        key = ("pair", min(rule["a"], rule["b"]), max(rule["a"], rule["b"])) if rule["b"] is not None \
+            else ("wild", rule["a"])
+        if key not in groups:
+            groups[key] = {"types": (rule["a"], rule["b"]), "begin": [], "separate": []}
+            order.append(key)
+        groups[key][rule["on"]].append((index, rule["a"]))
+    for key in order:
+        group = groups[key]
+        begin, separate = make_handler(group, key[0] == "pair")
+        type_a, type_b = group["types"]
+        space.on_collision(type_a, type_b, begin=begin, separate=separate)
+    counters = [0] * int(scene.get("counterCount", 0))
+    cull = scene.get("cull")
+
+    def remove_body(body):
+        for joint in [j for j in joints if j.a is body or j.b is body]:
+            space.remove(joint)
+            joints.remove(joint)
+        for shape in body.shapes_in_order:
+            space.remove(shape)
+        space.remove(body)
+        bodies.remove(body)
+        by_id.pop(names[id(body)])
+
+    def set_body(body, change):
+        if "position" in change:
+            body.position = (f(change["position"][0]), f(change["position"][1]))
+        if "angle" in change:
+            body.angle = f(change["angle"])
+        if "velocity" in change:
+            body.velocity = (f(change["velocity"][0]), f(change["velocity"][1]))
+        if "angularVelocity" in change:
+            body.angular_velocity = f(change["angularVelocity"])
+        if "type" in change:
+            body.body_type = {"dynamic": pymunk.Body.DYNAMIC, "kinematic": pymunk.Body.KINEMATIC,
+                              "static": pymunk.Body.STATIC}[change["type"]]
+        body.activate()
+
+    def drain(n):
+        removed_here = set()
+        i = 0
+        while i < len(queue):
+            index, phase, a, b = queue[i]
+            i += 1
+            out.write("event %d %s %s %s %d\n" % (n, phase, name_of(a), name_of(b), index))
+            for action in rules[index]["actions"]:
+                if "count" in action:
+                    counters[action["count"]] += 1
+                    continue
+                side = action.get("remove") or action.get("impulse") or action["set"]
+                body = a if side == "a" else b
+                if "remove" in action and id(body) in removed_here:
+                    continue
+                present = body in bodies
+                if not present or ("impulse" in action and body.body_type != pymunk.Body.DYNAMIC) or \
+                        ("set" in action and body.body_type == pymunk.Body.STATIC):
+                    out.write("event %d skipped rules[%d] %s\n" % (n, index, name_of(body)))
+                    continue
+                if "remove" in action:
+                    out.write("event %d remove %s rule\n" % (n, name_of(body)))
+                    removed_here.add(id(body))
+                    remove_body(body)
+                elif "impulse" in action:
+                    j = (f(action["j"][0]), f(action["j"][1]))
+                    if action["at"] is None:
+                        body.apply_impulse_at_local_point(j, body.center_of_gravity)
+                    else:
+                        body.apply_impulse_at_world_point(j, (f(action["at"][0]), f(action["at"][1])))
+                else:
+                    set_body(body, action)
+        del queue[:]
+
+    def after_step(n):
+        drain(n)
+        if cull is not None:
+            w, h, margin = (f(v) for v in cull)
+            for body in [b for b in bodies if b.body_type == pymunk.Body.DYNAMIC]:
+                p = body.position
+                if p.x < -margin or p.x > w + margin or p.y < -margin or p.y > h + margin:
+                    out.write("event %d remove %s cull\n" % (n, name_of(body)))
+                    remove_body(body)
+            drain(n)
+
+    def skipped(action, name):
+        """A timeline action naming a body a rule or culling removed: a skipped event."""
+        if name in by_id:
+            return False
+        out.write("event %d skipped timeline[%d] %s\n" % (action["step"], action["entry"], name))
+        return True
+
     def apply(action):
         n = action["step"]
+        if "impulse" in action and skipped(action, action["body"]):
+            return
+        if "set" in action and skipped(action, action["set"]["body"]):
+            return
         if "spawn" in action:
             body = add_body(space, action["spawn"])
             by_id[action["id"]] = body
@@ -150,6 +281,8 @@ def main(path):
             event(n, "spawn", action["id"])
         elif "remove" in action:
             for name in action["remove"]:
+                if skipped(action, name):
+                    continue
                 body = by_id.pop(name)
                 for joint in [j for j in joints if j.a is body or j.b is body]:
                     space.remove(joint)
@@ -218,6 +351,9 @@ def main(path):
                     if b.body_type == pymunk.Body.DYNAMIC and b.is_sleeping:
                         b.activate()
             space.step(dt)
+            after_step(n + 1)
+        if counters:
+            out.write("counters %s\n" % " ".join(str(c) for c in counters))
         return
 
     emit(0)

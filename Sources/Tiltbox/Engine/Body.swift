@@ -27,6 +27,9 @@ public final class Body {
     let space: Space
     let body: UnsafeMutablePointer<cpBody>
     let shapes: [UnsafeMutablePointer<cpShape>]
+    /// The body's number in its world, from 1 in creation order (never reused), kept as the
+    /// `cpBody`'s user data so a collision handler can name the body (`CollisionRecorder`).
+    let serial: Int
     /// What sets a kinematic body's pose before each step (`nil` for a body without a path).
     let driver: (any KinematicDriver)?
     /// True for a crate, whose centre of gravity is its origin: its state is read straight
@@ -40,9 +43,10 @@ public final class Body {
     /// Creates the body and its shapes and adds them to `space`.
     /// `definition` must be validated: Chipmunk aborts on a dynamic body whose mass or
     /// moment is not positive, on a negative radius, friction or elasticity.
-    init(_ definition: BodyDefinition, space: Space) {
+    init(_ definition: BodyDefinition, space: Space, serial: Int) {
         precondition(!definition.shapes.isEmpty, "body definitions are validated before they reach the engine")
         id = definition.id
+        self.serial = serial
         type = definition.type
         driver = definition.makeDriver?()
         self.space = space
@@ -55,6 +59,7 @@ public final class Body {
             guard let made = cpBodyNew(mass, moment) else { preconditionFailure("Chipmunk could not allocate a body") }
             body = made
             EngineCensus.bodyCreated()
+            cpBodySetUserData(body, UnsafeMutableRawPointer(bitPattern: serial))
             Body.setPose(body, definition)
             let spec = definition.shapes[0]
             let shape = ChipmunkShape.make(.box(size: size, radius: 0), body: body)
@@ -82,6 +87,7 @@ public final class Body {
             guard let made else { preconditionFailure("Chipmunk could not allocate a body") }
             body = made
             EngineCensus.bodyCreated()
+            cpBodySetUserData(body, UnsafeMutableRawPointer(bitPattern: serial))
             Body.setPose(body, definition)
             if definition.givenMass != nil {
                 // cpBodySetPosition places the centre of gravity with the angle the body has at

@@ -19,7 +19,8 @@ extension World {
         precondition(definition.makeDriver == nil, "spawned bodies have no path (validated by the loader)")
         let index = changes
         precondition(index.bodies[definition.id] == nil, "ids are unique over the run (validated by the loader)")
-        let body = Body(definition, space: space)
+        idsBySerial.append(definition.id)
+        let body = Body(definition, space: space, serial: idsBySerial.count)
         body.sequence = index.nextBodySequence
         index.nextBodySequence += 1
         index.bodies[definition.id] = body

@@ -30,6 +30,10 @@ public final class World {
     /// For each body in trace order, the distance from its origin to its farthest shape point.
     var reaches: [Double]
     private let dt: Double
+    /// Every body's id by its serial number (`Body.serial` − 1), removed ones included.
+    var idsBySerial: [String] = []
+    /// The collision rules' handlers and the queue of their calls; `nil` without rules.
+    var collisions: CollisionRecorder?
     /// Bodies and joints by id, built at the first change between steps (`World+Changes`);
     /// `nil` for a world that never changes, so building one costs nothing more.
     var changeIndex: WorldChangeIndex?
@@ -58,7 +62,8 @@ public final class World {
         currentGravity = settings.gravity
         cpSpaceSetGravity(space.pointer, cpv(settings.gravity.x, settings.gravity.y))
         walls = definition.segments.map { Wall(spec: $0, space: space) }
-        bodies = definition.bodies.map { Body($0, space: space) }
+        bodies = definition.bodies.enumerated().map { Body($1, space: space, serial: $0 + 1) }
+        idsBySerial = definition.bodies.map(\.id)
         driven = bodies.filter { $0.driver != nil }
         dt = definition.dt
         reaches = definition.bodies.map(\.reach)
@@ -72,6 +77,10 @@ public final class World {
         if !definition.joints.isEmpty {
             let ends = JointEnds(space: space, bodies: bodies)
             joints = definition.joints.map { Joint(spec: $0, a: ends[$0.a], b: ends[$0.b], space: space) }
+        }
+        // Collision rules' handlers, in file order, before the first step.
+        if !definition.collisionWatches.isEmpty {
+            collisions = CollisionRecorder(watches: definition.collisionWatches, space: space)
         }
     }
 
@@ -137,6 +146,8 @@ public final class World {
     public var engineDiagnostics: EngineDiagnostics { diagnostics }
 
     deinit {
+        // The bodies freed after this would call the rules' separate handlers: they record nothing now.
+        collisions?.detach()
         // A run that diverged leaves a body with a non-finite velocity; removing its shapes
         // recomputes its mass and calls `cpBodySetPosition`, whose sanity check would abort.
         // Make every body sane first (the world is going away; its state no longer matters).

@@ -253,13 +253,14 @@ extension Array where Element == (Int, UInt) {
 /// to its world (`attach(to:)`).
 public final class ExpectationSink: RecordSink {
     private let scenario: Scenario
-    private let counters: () -> [String: Int]
+    private let counters: (() -> [String: Int])?
     private var evaluator: ExpectationEvaluator?
     /// The results, once the run has finished (`finish(end:)`); empty before.
     public private(set) var results: [ExpectationResult] = []
 
-    /// A sink for `scenario`'s expectations; `counters` gives the collision rules' counters.
-    public init(scenario: Scenario, counters: @escaping () -> [String: Int] = { [:] }) {
+    /// A sink for `scenario`'s expectations. `counters`, when given, replaces the collision
+    /// rules' counters the session hands over in `attach(to:totalSteps:counters:)` (for tests).
+    public init(scenario: Scenario, counters: (() -> [String: Int])? = nil) {
         self.scenario = scenario
         self.counters = counters
     }
@@ -267,9 +268,11 @@ public final class ExpectationSink: RecordSink {
     /// Every step, whatever the session's `every`.
     public var recordsEveryStep: Bool { true }
 
-    /// Called by the session with the world it built, before step 0.
-    public func attach(to world: World, totalSteps: Int) {
-        evaluator = ExpectationEvaluator(scenario: scenario, world: world, totalSteps: totalSteps, counters: counters)
+    /// Called by the session with the world it built, before step 0; `counters` gives the
+    /// collision rules' counters at the step being checked.
+    public func attach(to world: World, totalSteps: Int, counters sessionCounters: @escaping () -> [String: Int]) {
+        evaluator = ExpectationEvaluator(
+            scenario: scenario, world: world, totalSteps: totalSteps, counters: counters ?? sessionCounters)
     }
 
     /// Checks the step.

@@ -124,6 +124,8 @@ public final class RunSession {
     private var watch: RunWatch?
     /// The timeline's player; `nil` for a scenario without a timeline.
     private var player: TimelinePlayer?
+    /// The collision rules' and culling's player; `nil` for a scenario with neither.
+    private var rules: RulePlayer?
     /// Events not yet given to the sinks of recorded steps (all but the every-step ones).
     private var pendingEvents: [TraceEvent] = []
     /// Events not yet given to the every-step sinks.
@@ -162,6 +164,8 @@ public final class RunSession {
         if !scenario.timeline.isEmpty {
             player = TimelinePlayer(timeline: scenario.timeline, dt: scenario.timestep.dt)
         }
+        let rulePlayer = RulePlayer(scenario: scenario)
+        if rulePlayer.isActive { rules = rulePlayer }
         states = []
         previousStates = []
         // (1) of step 0: the actions due at step 0, before gravity and record 0.
@@ -171,7 +175,9 @@ public final class RunSession {
         states = initial
         previousStates = initial
         for case let expectations as ExpectationSink in sinks {
-            expectations.attach(to: world, totalSteps: self.totalSteps)
+            expectations.attach(to: world, totalSteps: self.totalSteps) { [unowned self] in
+                Dictionary(self.counters.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+            }
         }
         applyGravity(forStep: 0)
     }
@@ -353,7 +359,8 @@ public final class RunSession {
             droppedTime: stepper.droppedTime, frames: stepper.frameCount, records: recording.records,
             wallTime: RealTimeClock.now() - startedAt, digest: recording.digest.text, traceBytes: nil,
             engineDiagnostics: world.engineDiagnostics)
-        let end = TraceEnd(outcome: outcome, steps: steps, simTime: simTime, droppedTime: stepper.droppedTime)
+        var end = TraceEnd(outcome: outcome, steps: steps, simTime: simTime, droppedTime: stepper.droppedTime)
+        end.counters = counters
         var closeFailure: (any Error)?
         // Events never skipped: those after the last record (a run interrupted or diverged
         // between records) come before the end line.
@@ -443,32 +450,43 @@ public final class RunSession {
 
     /// The post-step slot of step `reached − 1` (docs/formats.md §8 (5) and (6)): called after
     /// each `cpSpaceStep`, before the actions due at `reached`. (5) applies the changes queued
-    /// during the step (`enqueueAfterStep`), in the order queued; (6) culling is to come after
-    /// them. The changes belong to state `reached`: their events are stamped with step `reached`.
+    /// during the step (`enqueueAfterStep`), in the order queued, then the collision rules' actions
+    /// queued during the step, in the order Chipmunk called the handlers; (6) culling
+    /// (`RulePlayer.afterStep(world:)`). The changes belong to state `reached`: their events are
+    /// stamped with step `reached`.
     private func afterStep(reached: Int) {
-        guard !postStepQueue.isEmpty else { return }
-        let changes = postStepQueue
-        postStepQueue.removeAll(keepingCapacity: true)
-        for change in changes {
-            switch change {
-            case .remove(let id, let reason):
-                guard world.hasBody(id) else { continue } // removed earlier in this queue
-                removeBody(id, reason: reason, step: reached)
-            case .impulse(let impulse):
-                guard world.hasBody(impulse.body) else { continue }
-                world.applyImpulse(toBody: impulse.body, impulse: impulse.impulse, at: impulse.at)
-            case .set(let setting):
-                guard world.hasBody(setting.body) else { continue }
-                world.setBody(
-                    setting.body, position: setting.position, angle: setting.angle, velocity: setting.velocity,
-                    angularVelocity: setting.angularVelocity, type: setting.type)
+        if !postStepQueue.isEmpty {
+            let changes = postStepQueue
+            postStepQueue.removeAll(keepingCapacity: true)
+            for change in changes {
+                switch change {
+                case .remove(let id, let reason):
+                    guard world.hasBody(id) else { continue } // removed earlier in this queue
+                    removeBody(id, reason: reason, step: reached)
+                case .impulse(let impulse):
+                    guard world.hasBody(impulse.body) else { continue }
+                    world.applyImpulse(toBody: impulse.body, impulse: impulse.impulse, at: impulse.at)
+                case .set(let setting):
+                    guard world.hasBody(setting.body) else { continue }
+                    world.setBody(
+                        setting.body, position: setting.position, angle: setting.angle, velocity: setting.velocity,
+                        angularVelocity: setting.angularVelocity, type: setting.type)
+                }
             }
         }
+        guard rules != nil else { return }
+        let t = time(ofStep: reached)
+        for change in rules!.afterStep(world: world) { queue(TraceEvent(step: reached, t: t, change: change)) }
+    }
+
+    /// The rules' counters now, in order of first appearance in the scenario (for the end line).
+    public var counters: [TraceCounter] {
+        rules?.counters.map { TraceCounter(name: $0.name, value: $0.value) } ?? []
     }
 
     /// Removes the body `id` between steps for `reason` and queues its `remove` event at `step`.
-    /// The post-step slot (rules, culling) removes bodies this way; the timeline's removals come
-    /// from `TimelinePlayer`.
+    /// The post-step queue (`enqueueAfterStep`) removes bodies this way; the timeline's removals come
+    /// from `TimelinePlayer`, the rules' and culling's from `RulePlayer`.
     func removeBody(_ id: String, reason: TraceEvent.RemovalReason, step: Int) {
         world.removeBody(id: id)
         queue(TraceEvent(step: step, t: time(ofStep: step), change: .remove(body: id, reason: reason)))

@@ -29,6 +29,13 @@ public struct Scenario: Sendable, Equatable {
     public var tilt: TiltSettings?
     /// The `timeline` (docs/formats.md §8): actions that change the world during the run. Default: none.
     public var timeline: Timeline = Timeline()
+    /// The collision `rules` (docs/formats.md §8), in file order. Default: none.
+    public var rules: [CollisionRule] = []
+    /// The counters the rules' `count` actions name, in order of first appearance in the file.
+    public var counters: [String] = []
+    /// `world.cull.margin` (docs/formats.md §8): after each step, every dynamic body farther than
+    /// this outside `[0, w] × [0, h]` is removed. `nil`: no culling.
+    public var cullMargin: Double?
 
     /// What the scenario is for (`expect`), checked while it runs; empty when it states nothing.
     public var expectations: [Expectation] = []
@@ -228,7 +235,8 @@ extension Scenario {
     /// the joints and the step length.
     public var worldDefinition: WorldDefinition {
         WorldDefinition(
-            settings: world, segments: allSegments, bodies: bodyDefinitions, joints: joints, dt: timestep.dt)
+            settings: world, segments: allSegments, bodies: bodyDefinitions, joints: joints, dt: timestep.dt,
+            collisionWatches: rules.map(\.watch))
     }
 }
 

@@ -104,6 +104,13 @@ public struct ScenarioLimits: Sendable, Equatable {
     /// Most actions a `timeline` may take over a run, counts included: each is walked before
     /// the run (`ScenarioLoader.timeline`), so this bounds that walk's time and memory.
     public let maxTimelineActions = 1_000_000
+    /// Most collision `rules` a scenario may have (docs/formats.md §8): each is a Chipmunk
+    /// handler call per contact, so this bounds the work a begin or separate costs.
+    public let maxRules = 10_000
+    /// Most actions in one rule's `do`.
+    public let maxRuleActions = 64
+    /// Largest `world.cull.margin`, world units (the largest coordinate).
+    public var maxCullMargin: Double { maxCoordinate }
     /// Largest impulse component, mass × velocity (`maxMass` × 1 unit/s).
     public let maxImpulse = 1e12
 

@@ -133,13 +133,13 @@ public enum ScenarioLoader {
     /// (docs/schema/scenario.schema.json): any string, read and ignored.
     static let topKeys = [
         "format", "name", "description", "world", "timestep", "duration",
-        "walls", "segments", "crates", "grids", "bodies", "joints", "tilt", "timeline", "expect", schemaKey,
+        "walls", "segments", "crates", "grids", "bodies", "joints", "tilt", "timeline", "rules", "expect", schemaKey,
     ]
     /// The key editors read to find the file's JSON Schema; its value is not used.
     static let schemaKey = "$schema"
     static let worldKeys = [
         "size", "gravity", "iterations", "damping", "collisionSlop", "collisionBias",
-        "collisionPersistence", "sleepTimeThreshold", "idleSpeedThreshold", "spatialIndex",
+        "collisionPersistence", "sleepTimeThreshold", "idleSpeedThreshold", "spatialIndex", "cull",
     ]
     static let timestepKeys = ["hz", "dt", "maxStepsPerFrame"]
     static let wallKeys = ["box", "radius", "friction", "elasticity"] + shapeCollisionKeys

@@ -160,8 +160,24 @@ public enum TraceDiff {
         case (let ea?, let eb?):
             if ea.kind != eb.kind { return .kinds(a: ea.kind.rawValue, b: eb.kind.rawValue) }
             if ea.steps != eb.steps { return .stepCounts(a: ea.steps, b: eb.steps) }
-            return nil
+            return compareCounters(ea.counters, eb.counters)
         }
+    }
+}
+
+extension TraceDiff {
+    /// The first counter whose value differs or that one end line lacks: the first trace's
+    /// counters in order, then those only the second has.
+    static func compareCounters(_ a: [TraceCounter], _ b: [TraceCounter]) -> TraceDivergence.EndMismatch? {
+        if a == b { return nil }
+        for counter in a {
+            let other = b.first { $0.name == counter.name }?.value
+            if other != counter.value { return .counter(name: counter.name, a: counter.value, b: other) }
+        }
+        for counter in b where !a.contains(where: { $0.name == counter.name }) {
+            return .counter(name: counter.name, a: nil, b: counter.value)
+        }
+        return nil // the same counters in another order: names and values agree
     }
 }
 

@@ -18,6 +18,9 @@ public enum TraceDivergence: Hashable, Sendable, CustomStringConvertible {
         case kinds(a: String, b: String)
         /// The step counts of the end lines differ.
         case stepCounts(a: Int, b: Int)
+        /// The rules' counters on the end lines differ (docs/formats.md §8): the first counter, in the
+        /// first trace's order then the second's, whose value differs or that one side lacks (`nil`).
+        case counter(name: String, a: Int?, b: Int?)
     }
 
     /// The headers disagree, so the records cannot be compared.
@@ -91,6 +94,10 @@ public enum TraceDivergence: Hashable, Sendable, CustomStringConvertible {
                 return "the traces end differently: \(sides.aTrace) \"\(a)\", \(sides.bTrace) \"\(b)\""
             case .stepCounts(let a, let b):
                 return "the traces end after different step counts: \(sides.aTrace) \(a), \(sides.bTrace) \(b)"
+            case .counter(let name, let a, let b):
+                func value(_ v: Int?) -> String { v.map(String.init) ?? "none" }
+                return
+                    "the counter \(quoted(name)) differs at the end: \(sides.aTrace) \(value(a)), \(sides.bTrace) \(value(b))"
             }
         }
     }

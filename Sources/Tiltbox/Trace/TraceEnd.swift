@@ -22,6 +22,9 @@ public struct TraceEnd: Hashable, Sendable {
     public var simTime: Double
     /// Frame time in seconds that the step cap discarded (the accumulator's losses).
     public var droppedTime: Double
+    /// The rules' counters (docs/formats.md §8), in order of first appearance in the scenario:
+    /// written as the end line's `counters` object when there are any.
+    public var counters: [TraceCounter] = []
 
     /// Creates an end; `message` is only written for an `error` end.
     public init(_ kind: TraceEndKind, message: String? = nil, steps: Int, simTime: Double, droppedTime: Double) {
@@ -45,5 +48,19 @@ public struct TraceEnd: Hashable, Sendable {
     /// A run stopped by an error, with a one-line reason.
     public static func error(_ message: String, steps: Int, simTime: Double, droppedTime: Double) -> TraceEnd {
         TraceEnd(.error, message: message, steps: steps, simTime: simTime, droppedTime: droppedTime)
+    }
+}
+
+/// One counter of a run's collision rules (a `count` action's name) and its value at the end.
+public struct TraceCounter: Hashable, Sendable {
+    /// The counter's name, as the scenario's `count` action gives it.
+    public var name: String
+    /// How many times a `count` action added 1 to it.
+    public var value: Int
+
+    /// A counter `name` of value `value`.
+    public init(name: String, value: Int) {
+        self.name = name
+        self.value = value
     }
 }

@@ -16,6 +16,8 @@ public struct TraceEndLine: Hashable, Sendable {
     public var digest: String
     /// The reason, for an `error` end.
     public var message: String?
+    /// The rules' counters (`counters`), in the line's order; empty when the line has none.
+    public var counters: [TraceCounter] = []
 
     /// Creates an end line from its values; `TraceReader` and `TraceStream` read one from a trace.
     public init(kind: Kind, steps: Int, simTime: Double, droppedTime: Double, digest: String, message: String? = nil) {

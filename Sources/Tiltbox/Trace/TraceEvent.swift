@@ -11,7 +11,10 @@
 ///   (the header's joint outline, with its `id`);
 /// - `{"event":"removeJoint","step":n,"t":T,"joint":ID}`;
 /// - `{"event":"skipped","step":n,"t":T,"action":"timeline[3]","body":ID}`: an action that named a
-///   body no longer present, skipped.
+///   body no longer present (or, for a rule, one it cannot act on), skipped;
+/// - `{"event":"begin"|"separate","step":n,"t":T,"a":ID,"b":ID,"rule":i}`: a call of rule `i`'s
+///   collision handler, with its two bodies in the rule's order (`"static"` for a wall or segment);
+///   a body may be gone already (a `separate` Chipmunk calls while a touching body is removed).
 public struct TraceEvent: Hashable, Sendable, CustomStringConvertible {
     /// Why a body left the world.
     public enum RemovalReason: String, Hashable, Sendable, CaseIterable {
@@ -58,6 +61,8 @@ public struct TraceEvent: Hashable, Sendable, CustomStringConvertible {
         case removeJoint(String)
         /// An action (`timeline[3]`, `rules[1]`) named a body that was no longer present.
         case skipped(action: String, body: String)
+        /// Rule `rule`'s handler was called (`begin` or `separate`) for bodies `a` and `b`, in the rule's order.
+        case collision(CollisionPhase, a: String, b: String, rule: Int)
 
         /// The line's `event` value.
         public var name: String {
@@ -67,6 +72,7 @@ public struct TraceEvent: Hashable, Sendable, CustomStringConvertible {
             case .joint: return "joint"
             case .removeJoint: return "removeJoint"
             case .skipped: return "skipped"
+            case .collision(let phase, _, _, _): return phase.rawValue
             }
         }
     }
@@ -86,7 +92,7 @@ public struct TraceEvent: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Every `event` value a trace may hold.
-    public static let names = ["spawn", "remove", "joint", "removeJoint", "skipped"]
+    public static let names = ["spawn", "remove", "joint", "removeJoint", "skipped", "begin", "separate"]
 
     /// The event as its line says it, without its newline (for messages).
     public var description: String {
@@ -133,6 +139,13 @@ public struct TraceEvent: Hashable, Sendable, CustomStringConvertible {
             out.append(string: action)
             out.append(",\"body\":")
             out.append(string: body)
+        case .collision(_, let a, let b, let rule):
+            out.append(",\"a\":")
+            out.append(string: a)
+            out.append(",\"b\":")
+            out.append(string: b)
+            out.append(",\"rule\":")
+            out.append(integer: rule)
         }
         out.append(newline ? "}\n" : "}")
     }
@@ -217,6 +230,12 @@ extension TraceLineReader {
             change = .skipped(
                 action: try string(try member(node, "action"), "action"),
                 body: try string(try member(node, "body"), "body"))
+        case "begin", "separate":
+            // Either body may be gone already: a separate comes while a touching body is removed.
+            change = .collision(
+                name == "begin" ? .begin : .separate, a: try string(try member(node, "a"), "a"),
+                b: try string(try member(node, "b"), "b"),
+                rule: try integer(try member(node, "rule"), "rule", minimum: 0))
         default:
             throw error(
                 at: nameNode, path: "event",

@@ -50,7 +50,7 @@ public struct TracePresence: Hashable, Sendable {
             joints.append(outline)
         case .removeJoint(let id):
             joints.removeAll { $0.id == id }
-        case .skipped:
+        case .skipped, .collision:
             break
         }
     }

@@ -556,12 +556,24 @@ extension TraceLineReader {
         }
         var message: String?
         if let messageNode = node["message"] { message = try string(messageNode, "message") }
-        return TraceEndLine(
+        var line = TraceEndLine(
             kind: kind,
             steps: try integer(try member(node, "steps"), "steps", minimum: 0),
             simTime: try number(try member(node, "simTime"), "simTime"),
             droppedTime: try number(try member(node, "droppedTime"), "droppedTime"),
             digest: digest,
             message: message)
+        if let countersNode = node["counters"] {
+            guard case .object(let members) = countersNode.value else {
+                throw error(
+                    at: countersNode, path: "counters",
+                    reason: "expected an object of counter names and counts, got \(countersNode.value.typeName)")
+            }
+            for member in members {
+                let value = try integer(member.node, "counters." + member.key, minimum: 0)
+                line.counters.append(TraceCounter(name: member.key, value: value))
+            }
+        }
+        return line
     }
 }

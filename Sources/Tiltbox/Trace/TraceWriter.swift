@@ -202,7 +202,8 @@ public final class TraceWriter {
     /// Writes the end line with the digest, flushes everything, closes the file and
     /// renames it into place:
     /// `{"end":"complete","steps":1200,"simTime":10,"droppedTime":0,"digest":"fnv1a64:..."}`
-    /// (an `error` end adds `"message"`). The writer accepts no records afterwards.
+    /// (`"counters": {NAME: N}` when the run's rules count, an `error` end adds `"message"`).
+    /// The writer accepts no records afterwards.
     /// On a write error the temporary file is removed and the path keeps what it held.
     public func finish(_ end: TraceEnd) throws(TraceWriteError) {
         precondition(!finished, "TraceWriter: finish called twice")
@@ -328,6 +329,16 @@ final class TraceEncoder {
         buffer.append(number: end.droppedTime)
         buffer.append(",\"digest\":")
         buffer.append(string: digest.text)
+        if !end.counters.isEmpty {
+            buffer.append(",\"counters\":{")
+            for (index, counter) in end.counters.enumerated() {
+                if index > 0 { buffer.append(",") }
+                buffer.append(string: counter.name)
+                buffer.append(":")
+                buffer.append(integer: counter.value)
+            }
+            buffer.append("}")
+        }
         if end.kind == .error, let message = end.message {
             buffer.append(",\"message\":")
             buffer.append(string: message)

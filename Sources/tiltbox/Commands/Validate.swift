@@ -86,6 +86,13 @@ extension TiltboxCommand {
                     let actions = scenario.timeline.entries.reduce(0) { $0 + $1.count }
                     line += "; timeline: \(PeopleText.count(actions, "action"))"
                 }
+                if !scenario.rules.isEmpty {
+                    line += "; rules: \(PeopleText.count(scenario.rules.count, "rule"))"
+                    if !scenario.counters.isEmpty {
+                        line += " (counters: \(scenario.counters.joined(separator: ", ")))"
+                    }
+                }
+                if let margin = scenario.cullMargin { line += "; cull margin \(PeopleText.number(margin))" }
                 if let tilt = try plan.resolve().tilt {
                     line += "; tilt \(tilt.source): \(tilt.summary), \(plan.tiltFrame.orientation.rawValue)"
                 }

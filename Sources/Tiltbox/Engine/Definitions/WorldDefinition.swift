@@ -13,12 +13,15 @@ public struct WorldDefinition: Sendable {
     /// The fixed step length in seconds (for the kinematic bodies' step-0 poses and the
     /// spatial hash's guard).
     public var dt: Double
+    /// The collision rules' handlers, in file order (docs/formats.md §8); none by default.
+    public var collisionWatches: [CollisionWatch]
 
     /// Creates a definition from its parts.
     public init(
         settings: WorldSettings, segments: [SegmentSpec], bodies: [BodyDefinition], joints: [JointSpec],
-        dt: Double
+        dt: Double, collisionWatches: [CollisionWatch] = []
     ) {
+        self.collisionWatches = collisionWatches
         self.settings = settings
         self.segments = segments
         self.bodies = bodies

@@ -184,6 +184,8 @@ leakcheck: deps
 		--trace .build-valgrind/leakcheck.jsonl --view none
 	$(VALGRIND) .build-valgrind/debug/tiltbox run Scenarios/emitter.json --duration 7 \
 		--trace .build-valgrind/emitter.jsonl --view none
+	$(VALGRIND) .build-valgrind/debug/tiltbox run Scenarios/goal-sensor.json --duration 3 \
+		--trace .build-valgrind/goal-sensor.jsonl --view none
 	$(VALGRIND) .build-valgrind/debug/tiltbox-leakcheck 1000
 
 # One simulated hour of the 100-crate pile rocked by a looping keyframe tilt, headless:

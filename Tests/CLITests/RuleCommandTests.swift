@@ -110,8 +110,14 @@ import Testing
         let validate = try TiltboxBinary.run(["validate", file], in: directory)
         #expect(validate.status == 0, "validate: \(validate.stderr)")
         let trace = directory.path("out.jsonl")
-        let run = try TiltboxBinary.run(["run", file, "--view", "none", "--trace", trace, "-q"], in: directory)
+        // Metrics and the film strip follow the bodies the rules remove.
+        let summary = directory.path("summary.json")
+        let run = try TiltboxBinary.run(
+            ["run", file, "--view", "none", "--trace", trace, "--summary-json", summary, "-q"], in: directory)
         #expect(run.status == 0, "run exited \(run.status): \(run.stderr)")
+        #expect(FileManager.default.fileExists(atPath: summary))
+        let render = try TiltboxBinary.run(["render", trace, "--svg", directory.path("strip.svg")], in: directory)
+        #expect(render.status == 0, "render exited \(render.status): \(render.stderr)")
         let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
         let end = try #require(lines.last)
         #expect(end.hasPrefix(#"{"end":"complete""#) && end.hasSuffix(counters), "\(end)")

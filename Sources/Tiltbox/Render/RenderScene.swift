@@ -193,7 +193,7 @@
                 case .removeJoint(let id):
                     guard let gone = jointIndex[id] else { continue }
                     presentJoints.removeAll { $0 == gone }
-                case .skipped:
+                case .skipped, .collision:
                     break
                 }
             }

@@ -126,7 +126,7 @@ public final class RunMetricsSink: RecordSink {
 
     /// The bodies present, in the records' order (a timeline's events change them).
     private var bodies: [Body]
-    /// Their ids, kept only when the scenario has a timeline.
+    /// Their ids, kept only when bodies may change (`Scenario.bodiesMayChange`).
     private var ids: [String]
     /// For a timeline: each spawned id's body, by the spawning entry (built once per entry).
     private var spawned: [String: Body] = [:]
@@ -147,7 +147,7 @@ public final class RunMetricsSink: RecordSink {
         let others = scenario.bodies.map(Self.body)
         bodies = crates + others
         ids = []
-        if !scenario.timeline.isEmpty {
+        if scenario.bodiesMayChange {
             ids = scenario.bodyDefinitions.map(\.id)
             for entry in scenario.timeline.entries {
                 guard case .spawn(let spec) = entry.action else { continue }
@@ -176,7 +176,7 @@ public final class RunMetricsSink: RecordSink {
             guard let index = ids.firstIndex(of: id) else { return }
             ids.remove(at: index)
             bodies.remove(at: index)
-        case .joint, .removeJoint, .skipped:
+        case .joint, .removeJoint, .skipped, .collision:
             break
         }
     }

@@ -62,3 +62,9 @@ public enum RuleAction: Sendable, Equatable {
     /// Every action key, in documentation order.
     public static let keys = ["remove", "impulse", "set", "count"]
 }
+
+extension Scenario {
+    /// Whether bodies may join or leave the world during a run: a timeline, collision rules or
+    /// culling (docs/formats.md §8). Without them, every record lists the bodies present at start.
+    public var bodiesMayChange: Bool { !timeline.isEmpty || !rules.isEmpty || cullMargin != nil }
+}

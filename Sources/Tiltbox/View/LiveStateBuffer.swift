@@ -95,7 +95,7 @@ final class LiveStateBuffer: RecordSink, Sendable {
                 s.joints.append(joint)
             case .removeJoint(let id):
                 s.joints.removeAll { $0.id == id }
-            case .skipped:
+            case .skipped, .collision:
                 return
             }
             s.followsEvents = true

@@ -140,7 +140,32 @@ import Testing
             try refusal {
                 $0.map { $0.replacingOccurrences(of: #"{"event":"removeJoint""#, with: #"{"event":"unjoin""#) }
             }
-                == #"x.jsonl:11:10: event: unknown event "unjoin" (expected spawn, remove, joint, removeJoint, skipped)"#
+                == #"x.jsonl:11:10: event: unknown event "unjoin" (expected spawn, remove, joint, removeJoint, skipped, begin, separate)"#
         )
+    }
+
+    @Test func thePostStepSlotAppliesItsQueueAfterTheStepWithRemovalReasons() throws {
+        let dir = try makeTemporaryDirectory()
+        let scenario = try Self.scenario()
+        let session = try RunSession(
+            scenario: scenario, track: ConstantGravity(scenario.world.gravity),
+            trace: RunSession.TraceOutput(path: dir + "/p.jsonl"))
+        try session.advance(frameDuration: scenario.timestep.dt) // records 0 and 1
+        // Queued as a rule's actions are during a step: applied after the next one, in order.
+        session.enqueueAfterStep(.remove(body: "c", reason: .rule))
+        session.enqueueAfterStep(.remove(body: "c", reason: .rule)) // gone already: skipped
+        session.enqueueAfterStep(.impulse(TimelineImpulse(body: "c", impulse: Vec2(1, 0)))) // skipped
+        session.enqueueAfterStep(.remove(body: "ball#0", reason: .cull))
+        #expect(session.world.bodyIDs == ["c", "ball#0"])
+        while session.outcome == nil { try session.advance(frameDuration: 0.25) }
+        _ = try session.finish()
+        let trace = try TraceReader.read(path: dir + "/p.jsonl")
+        let removals = trace.events.filter { if case .remove = $0.event.change { return true } else { return false } }
+        #expect(
+            removals.map { "\($0.event) before \($0.beforeRecord)" } == [
+                #"{"event":"remove","step":2,"t":0.2,"body":"c","reason":"rule"} before 2"#,
+                #"{"event":"remove","step":2,"t":0.2,"body":"ball#0","reason":"cull"} before 2"#,
+            ])
+        #expect(trace.bodiesOfRecords[2] == ["ball#1"])
     }
 }

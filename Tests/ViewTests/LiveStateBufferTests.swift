@@ -123,4 +123,33 @@ final class RunSessionRecords: RecordSink {
     func record(step: Int, time: Double, gravity: Vec2, states: UnsafeBufferPointer<Double>) throws {
         steps.append(step)
     }
+
+    @Test func theBufferFollowsSpawnsAndRemovalsWithStableColoursAndNoBlendAcrossAChange() throws {
+        let scenario = Scenario(
+            name: "s", world: WorldSettings(size: Vec2(480, 320)),
+            crates: [CrateSpec(id: "a", position: Vec2(100, 100)), CrateSpec(id: "b", position: Vec2(200, 100))])
+        let buffer = LiveStateBuffer()
+        func record(step: Int, value: Double) throws {
+            try [Double](repeating: value, count: 12).withUnsafeBufferPointer {
+                try buffer.record(step: step, time: Double(step) / 10, gravity: .zero, states: $0)
+            }
+        }
+        buffer.begin(scenario: scenario)
+        try record(step: 0, value: 0)
+        buffer.publish(LiveFrame())
+        #expect(buffer.latest().outline == nil) // nothing changed: the scenario's own outline
+        let circle = ShapeGeometry.circle(radius: 8, offset: .zero)
+        try buffer.event(
+            TraceEvent(
+                step: 1, t: 0.1,
+                change: .spawn(
+                    TraceEvent.Spawn(body: "ball", type: .dynamic, shapes: [circle], size: Vec2(16, 16), mass: 1))))
+        try buffer.event(TraceEvent(step: 1, t: 0.1, change: .remove(body: "a", reason: .timeline)))
+        try record(step: 1, value: 1)
+        buffer.publish(LiveFrame())
+        let frame = buffer.latest()
+        #expect(frame.outline?.bodies.map(\.shapes) == [[.box(size: Vec2(32, 32), radius: 0)], [circle]])
+        #expect(frame.colourIndices == [1, 2]) // b keeps its colour; the ball takes the next
+        #expect(frame.previous == frame.current) // not blended from the bodies of step 0
+    }
 }

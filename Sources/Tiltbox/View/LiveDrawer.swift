@@ -95,7 +95,8 @@ final class LiveDrawer: Sendable {
                 let text = renderer.frame(
                     previous: frame.previous, current: frame.current, alpha: frame.alpha,
                     hud: hud.render(width: size.columns),
-                    columns: size.columns, terminalRows: size.rows, clear: clear, outline: frame.outline)
+                    columns: size.columns, terminalRows: size.rows, clear: clear, outline: frame.outline,
+                    colourIndices: frame.colourIndices)
                 do { try setup.screen.write(text) } catch {
                     writeFailure.withLock { $0 = error }
                     return

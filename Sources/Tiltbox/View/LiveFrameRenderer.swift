@@ -28,9 +28,10 @@
     ///   - clear: erase the screen first (after a resize or a restart).
     ///   - outline: what to draw for the bodies `current` lists when a timeline has changed
     ///     them; `nil`, the scenario's.
+    ///   - colourIndices: with `outline`, the index each body's colour is chosen by.
     public mutating func frame(
         previous: [Double], current: [Double], alpha: Double, hud: String,
-        columns: Int, terminalRows: Int, clear: Bool, outline: SceneOutline? = nil
+        columns: Int, terminalRows: Int, clear: Bool, outline: SceneOutline? = nil, colourIndices: [Int]? = nil
     ) -> String {
         let rows = max(terminalRows - 1, 1)
         if canvas.columns != columns || canvas.rows != rows {
@@ -46,7 +47,9 @@
                 }
             }
         }
-        blended.withUnsafeBufferPointer { rasterizer.draw(into: &canvas, states: $0, outline: outline) }
+        blended.withUnsafeBufferPointer {
+            rasterizer.draw(into: &canvas, states: $0, outline: outline, colourIndices: colourIndices)
+        }
         return FrameComposer.compose(canvas: canvas, hud: hud, terminalRows: terminalRows, clear: clear)
     }
 }

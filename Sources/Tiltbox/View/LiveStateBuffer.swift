@@ -31,6 +31,9 @@ struct LiveFrame: Sendable {
     /// What to draw for the bodies `current` lists, once a timeline has changed them (docs/formats.md
     /// §8); `nil`: the scenario's own outline.
     var outline: SceneOutline?
+    /// With `outline`, each body's place among all the bodies of the run (its colour stays when
+    /// bodies before it are removed).
+    var colourIndices: [Int]?
 }
 
 /// The live view's state buffer: a `RecordSink` given the states after every step, and
@@ -51,6 +54,8 @@ final class LiveStateBuffer: RecordSink, Sendable {
         /// The bodies present (ids and outlines, in the states' order) and the joints, followed
         /// through the run's events; `changed` until the next record (no blending across a change).
         var ids: [String] = []
+        var serials: [Int] = []
+        var nextSerial = 0
         var bodies: [SceneOutline.BodyOutline] = []
         var joints: [JointOutline] = []
         var followsEvents = false
@@ -71,6 +76,8 @@ final class LiveStateBuffer: RecordSink, Sendable {
         let outline = SceneOutline(scenario: scenario)
         staging.withLock { s in
             s.ids = scenario.bodyDefinitions.map(\.id)
+            s.serials = Array(s.ids.indices)
+            s.nextSerial = s.ids.count
             s.bodies = outline.bodies
             s.joints = outline.joints.map(\.outline)
             s.followsEvents = false
@@ -85,10 +92,13 @@ final class LiveStateBuffer: RecordSink, Sendable {
             switch event.change {
             case .spawn(let spawn):
                 s.ids.append(spawn.body)
+                s.serials.append(s.nextSerial)
+                s.nextSerial += 1
                 s.bodies.append(SceneOutline.BodyOutline(type: spawn.type, shapes: spawn.shapes))
             case .remove(let id, _):
                 guard let index = s.ids.firstIndex(of: id) else { return }
                 s.ids.remove(at: index)
+                s.serials.remove(at: index)
                 s.bodies.remove(at: index)
                 s.joints.removeAll { $0.a == id || $0.b == id }
             case .joint(let joint):
@@ -145,6 +155,7 @@ final class LiveStateBuffer: RecordSink, Sendable {
             frame.time = s.time
             frame.gravity = s.gravity
             frame.outline = s.outline
+            frame.colourIndices = s.outline == nil ? nil : s.serials
             shared.withLock { latest in
                 frame.sequence = latest.sequence + 1
                 latest = frame

@@ -55,9 +55,11 @@ struct SceneRasterizer: Sendable {
     }
 
     /// Draws everything. `states` holds `BodyStateLayout.count` values per body, as in traces;
-    /// `override` (a timeline's bodies present, in the states' order) replaces `outline`.
+    /// `override` (a timeline's bodies present, in the states' order) replaces `outline`, and
+    /// `colourIndices` (one per body) chooses each body's colour instead of its place.
     func draw(
-        into canvas: inout BrailleCanvas, states: UnsafeBufferPointer<Double>, outline override: SceneOutline? = nil
+        into canvas: inout BrailleCanvas, states: UnsafeBufferPointer<Double>, outline override: SceneOutline? = nil,
+        colourIndices: [Int]? = nil
     ) {
         let outline = override ?? self.outline
         let viewport = Viewport(worldSize: worldSize, dotWidth: canvas.dotWidth, dotHeight: canvas.dotHeight)
@@ -76,7 +78,9 @@ struct SceneRasterizer: Sendable {
             let body = outline.bodies[i]
             let style: (colour: UInt8, pattern: LinePattern)
             switch body.type {
-            case .dynamic: style = (colour ? Self.crateColours[i % Self.crateColours.count] : 0, .solid)
+            case .dynamic:
+                let index = colourIndices.map { i < $0.count ? $0[i] : i } ?? i
+                style = (colour ? Self.crateColours[index % Self.crateColours.count] : 0, .solid)
             case .kinematic: style = (colour ? Self.kinematicColour : 0, .dashed)
             case .static: style = (0, .solid)
             }

@@ -124,4 +124,37 @@ import Testing
         let removals = lines.filter { $0.hasPrefix(#"{"event":"remove""#) && $0.hasSuffix(#""reason":"rule"}"#) }
         #expect(removals.count == (name == "breakout.json" ? 13 : 16))
     }
+
+    /// Chipmunk's debug build aborts on a joint with no dynamic end ("Unsolvable constraint") and on a
+    /// dynamic body without mass: a rule's or the timeline's type change that would cause either is
+    /// skipped with an event, and the run completes.
+    @Test func aTypeChangeChipmunkCouldNotSimulateIsSkippedNotAborted() throws {
+        let directory = try TemporaryDirectory()
+        let pinned = try directory.write(
+            "pinned.json",
+            #"""
+            {"format": "tiltbox-scenario/1", "world": {"size": [480, 320]}, "duration": 0.5,
+             "bodies": [{"id": "b", "position": [100, 10], "shapes": [{"circle": {"radius": 10}, "mass": 1, "collisionType": "ball"}]}],
+             "joints": [{"pivot": {"a": "b", "b": "static", "anchor": [100, 10]}}],
+             "rules": [{"on": "begin", "between": ["ball", "*"], "do": [{"set": {"body": "a", "type": "kinematic"}}]}]}
+            """#)
+        let crate = try directory.write(
+            "crate.json",
+            #"""
+            {"format": "tiltbox-scenario/1", "world": {"size": [480, 320]}, "duration": 1,
+             "crates": [{"id": "c", "position": [100, 17], "collisionType": "crate"}],
+             "timeline": [{"t": 0.5, "set": {"body": "c", "type": "dynamic"}}],
+             "rules": [{"on": "begin", "between": ["crate", "*"], "do": [{"set": {"body": "a", "type": "static"}}]}]}
+            """#)
+        for (file, skipped) in [
+            (pinned, #""action":"rules[0]","body":"b"}"#), (crate, #""action":"timeline[0]","body":"c"}"#),
+        ] {
+            let trace = directory.path("out.jsonl")
+            let run = try TiltboxBinary.run(["run", file, "--view", "none", "--trace", trace, "-q"], in: directory)
+            #expect(run.status == 0, "run exited \(run.status): \(run.stderr)")
+            let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+            #expect(lines.contains { $0.hasPrefix(#"{"event":"skipped""#) && $0.hasSuffix(skipped) }, "\(file)")
+            #expect(lines.last?.hasPrefix(#"{"end":"complete""#) == true)
+        }
+    }
 }

@@ -1,3 +1,5 @@
+internal import CChipmunk
+
 /// What the collision rules (docs/formats.md §8, "Rules" and "Culling") need of a world:
 /// the calls their handlers made, bodies by serial number, and the bodies that left the world.
 ///
@@ -37,6 +39,34 @@ extension World {
             }
         }
         return outside
+    }
+
+    /// Whether changing the present body `id`'s type to `type` (`cpBodySetType`) leaves every joint
+    /// solvable and the body simulable, so Chipmunk's debug build does not abort at the next step:
+    /// a body becoming dynamic needs a shape with mass (Chipmunk takes its mass and moment from its
+    /// shapes: a crate's box and the shapes of a body with a given mass carry none), and a body
+    /// leaving dynamic must not be held by a joint whose other end is not dynamic ("Unsolvable
+    /// constraint"). `false` for an absent body.
+    public func canSetType(of id: String, to type: BodyType) -> Bool {
+        guard let body = bodies.first(where: { $0.id == id }) else { return false }
+        if type == body.type { return true }
+        if type == .dynamic { return body.shapes.contains { cpShapeGetMass($0) > 0 } }
+        guard body.type == .dynamic else { return true }
+        for joint in joints where joint.a.name == id || joint.b.name == id {
+            let other = joint.a.name == id ? joint.b : joint.a
+            if cpBodyGetType(other.body) != CP_BODY_TYPE_DYNAMIC { return false }
+        }
+        return true
+    }
+
+    /// Whether a joint between `a` and `b` (ids, `"static"` for the world) has a dynamic end now, as
+    /// Chipmunk needs to solve it; `false` when an end is absent.
+    public func canJoin(_ a: String, _ b: String) -> Bool {
+        func type(_ id: String) -> BodyType? {
+            id == "static" ? .static : bodies.first(where: { $0.id == id })?.type
+        }
+        guard let typeA = type(a), let typeB = type(b) else { return false }
+        return typeA == .dynamic || typeB == .dynamic
     }
 
     /// The index in `bodies` of the present body of serial `serial`: `bodies` is in creation

@@ -6,7 +6,8 @@
 ///    `begin`/`separate` event and runs its rule's actions in order: `remove` (nothing if this
 ///    drain removed the body already), `impulse`, `set`, `count`. An action on a body that is gone,
 ///    or that it cannot move (an impulse on a body that is not dynamic, a set or a remove of the
-///    space's static body, a set of a static body) records a `skipped` event instead. A removal
+///    space's static body, a set of a static body, a set whose `type` would leave a joint of the
+///    body without a dynamic end) records a `skipped` event instead. A removal
 ///    makes Chipmunk call `separate` for every contact the body had: those calls join the end of
 ///    the queue and are drained in turn, so the drain ends when the queue is empty;
 /// 2. culling: every dynamic body farther than the margin outside `[0, w] × [0, h]`, in trace
@@ -72,7 +73,8 @@ public struct RulePlayer {
                 case .count: continue
                 }
                 if case .remove = action, removedHere.contains(serial) { continue }
-                guard let body = world.body(serial: serial), RulePlayer.canApply(action, to: body.type) else {
+                guard let body = world.body(serial: serial), RulePlayer.canApply(action, to: body.type, world, body.id)
+                else {
                     events.append(.skipped(action: "rules[\(call.rule)]", body: world.bodyID(serial: serial)))
                     continue
                 }
@@ -96,10 +98,11 @@ public struct RulePlayer {
 
     /// Whether `action` can act on a present body of type `type`: an impulse moves only a dynamic
     /// body, a set never a static one (Chipmunk would not reindex its shapes).
-    private static func canApply(_ action: RuleAction, to type: BodyType) -> Bool {
+    /// A set's `type` must leave the body's joints solvable (`World.canSetType(of:to:)`).
+    private static func canApply(_ action: RuleAction, to type: BodyType, _ world: World, _ id: String) -> Bool {
         switch action {
         case .impulse: return type == .dynamic
-        case .set: return type != .static
+        case .set(_, let s): return type != .static && (s.type.map { world.canSetType(of: id, to: $0) } ?? true)
         case .remove, .count: return true
         }
     }

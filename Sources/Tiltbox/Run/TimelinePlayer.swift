@@ -77,6 +77,11 @@ public struct TimelinePlayer {
             return []
         case .set(let setting):
             if let skipped = absent([setting.body]) { return [skipped] }
+            // A rule may have changed the body's type since the walk before the run: a type change
+            // Chipmunk could not simulate is skipped rather than left to abort.
+            if let type = setting.type, !world.canSetType(of: setting.body, to: type) {
+                return [.skipped(action: action, body: setting.body)]
+            }
             world.setBody(
                 setting.body, position: setting.position, angle: setting.angle, velocity: setting.velocity,
                 angularVelocity: setting.angularVelocity, type: setting.type)
@@ -87,6 +92,12 @@ public struct TimelinePlayer {
                 return nil
             }
             if let skipped = absent(ends) { return [skipped] }
+            // Both ends not dynamic (a rule made one kinematic or static): Chipmunk could not solve it.
+            let names = [joint.a, joint.b].map { end -> String in
+                if case .body(let id) = end { return id }
+                return "static"
+            }
+            if !world.canJoin(names[0], names[1]) { return [.skipped(action: action, body: ends.first ?? "static")] }
             return [.joint(world.addJoint(joint))]
         case .removeJoint(let id):
             // A joint goes with either of its bodies: absent then, it was removed with one.

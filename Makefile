@@ -186,6 +186,8 @@ leakcheck: deps
 		--trace .build-valgrind/emitter.jsonl --view none
 	$(VALGRIND) .build-valgrind/debug/tiltbox run Scenarios/goal-sensor.json --duration 3 \
 		--trace .build-valgrind/goal-sensor.jsonl --view none
+	$(VALGRIND) .build-valgrind/debug/tiltbox run Scenarios/conveyor-drop.json --duration 7 \
+		--trace .build-valgrind/conveyor-drop.jsonl --view none
 	$(VALGRIND) .build-valgrind/debug/tiltbox-leakcheck 1000
 
 # One simulated hour of the 100-crate pile rocked by a looping keyframe tilt, headless:

@@ -105,6 +105,7 @@ import Testing
         }
         var shapeKinds: Set<String> = [], jointKinds: Set<String> = [], accepted = 0
         var sensors = 0, filters = 0, types = 0, surfaces = 0, givenMasses = 0, exactSteps = 0
+        var rules = 0, culls = 0
         for _ in 0..<3_000 {
             var generator = ScenarioGenerator((0..<160).map { _ in next() })
             guard
@@ -125,7 +126,10 @@ import Testing
                 }
             }
             if scenario.timestep.givenDT != nil { exactSteps += 1 }
+            if !scenario.rules.isEmpty { rules += 1 }
+            if scenario.cullMargin != nil { culls += 1 }
         }
+        #expect(rules > 0 && culls > 0, "rules \(rules), culls \(culls)")
         #expect(accepted >= 300, "only \(accepted) of 3000 generated scenarios were accepted")
         #expect(shapeKinds == ["circle", "box", "polygon", "segment"], "\(shapeKinds)")
         #expect(jointKinds == Set(ScenarioLoader.jointKinds), "\(jointKinds.sorted())")

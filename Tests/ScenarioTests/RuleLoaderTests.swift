@@ -113,6 +113,11 @@ import Testing
             #"Scenarios/test.json:10:65: rules[0].do[0].count: must not be empty"#
         ),
         (
+            #"[{"on": "begin", "between": ["ball", "goal"], "do": [{"set": {"body": "a", "type": "static"}}]}]"#,
+            #", "sleepTimeThreshold": 0.5"#,
+            #"Scenarios/test.json:10:85: rules[0].do[0].set.type: a rule cannot change a body's type when bodies may sleep (world.sleepTimeThreshold is set): Chipmunk 7.0.3 can leave the body in a sleeping group and abort"#
+        ),
+        (
             "[]", #", "cull": {"margin": -1}"#,
             #"Scenarios/test.json:2:51: world.cull.margin: must be ≥ 0 and ≤ 10000000 (got -1)"#
         ),

@@ -101,9 +101,9 @@ let loaderOnlyRules: [LoaderOnlyRule] = [
         fragments: ["after the run's last step", "spawns more than", "actions in all"]),
     LoaderOnlyRule(
         name: "rule collision types",
-        why: "a rule's names must be collisionType values of shapes elsewhere in the file, and a set must not reach "
-            + "a path-driven body of that type",
-        fragments: ["no shape has collisionType", "a set would fight its path"]),
+        why: "a rule's names must be collisionType values of shapes elsewhere in the file, a set must not reach "
+            + "a path-driven body of that type, nor change a type when world.sleepTimeThreshold is set",
+        fragments: ["no shape has collisionType", "a set would fight its path", "when bodies may sleep"]),
     LoaderOnlyRule(
         name: "filter group read as a double",
         why: "JSON numbers are read as doubles: an integer just below 2^63 (2^63 − 1) rounds to 2^63, which is refused",

@@ -10,6 +10,8 @@
 @_spi(Tools) public struct ScenarioGenerator {
     private var bytes: [UInt8]
     private var next = 0
+    /// The collision type names the shapes so far were given, for rules to name.
+    private var usedTypes: [String] = []
 
     /// A generator reading `bytes` as choices.
     public init(_ bytes: [UInt8]) { self.bytes = bytes }
@@ -110,7 +112,42 @@
             for _ in 0..<(byte() % 4) { joints.append(joint(ids: ids)) }
         }
         if !joints.isEmpty { top.append("\"joints\": [\(joints.joined(separator: ", "))]") }
+        // Rules and culling last, read from bytes past the rest (an input that ends before has neither).
+        if byte() % 2 == 1, !usedTypes.isEmpty {
+            var rules: [String] = []
+            for _ in 0..<(1 + byte() % 3) { rules.append(rule()) }
+            top.append("\"rules\": [\(rules.joined(separator: ", "))]")
+        }
+        if byte() % 3 == 1 {
+            world.append("\"cull\": {\"margin\": \(number([0, 10, 1e7]))}")
+            top[1] = "\"world\": {\(world.joined(separator: ", "))}"
+        }
         return "{\(top.joined(separator: ",\n "))}"
+    }
+
+    /// A rule between collision types the shapes have (or `"*"`), with up to three actions of
+    /// docs/formats.md §8 at the edges of their bounds.
+    private mutating func rule() -> String {
+        let between = "[\"\(pick(usedTypes))\", \"\(pick(usedTypes + ["*"]))\"]"
+        var actions: [String] = []
+        for _ in 0..<(byte() % 4) {
+            let side = pick(["a", "b"])
+            switch byte() % 4 {
+            case 0: actions.append("{\"remove\": \"\(side)\"}")
+            case 1:
+                actions.append(
+                    "{\"impulse\": {\"body\": \"\(side)\", \"impulse\": \(vector([0, 1, -1e12, 1e12]))"
+                        + (byte() % 2 == 0 ? "" : ", \"at\": \(vector(Self.coordinates))") + "}}")
+            case 2:
+                actions.append(
+                    "{\"set\": {\"body\": \"\(side)\", \"velocity\": \(vector(Self.speeds)), "
+                        + "\"angle\": \(number(Self.angles))"
+                        + (byte() % 2 == 0 ? "" : ", \"type\": \"\(pick(["kinematic", "static"]))\"") + "}}")
+            default: actions.append("{\"count\": \"\(pick(["n", "m"]))\"}")
+            }
+        }
+        return "{\"on\": \"\(pick(["begin", "separate"]))\", \"between\": \(between), "
+            + "\"do\": [\(actions.joined(separator: ", "))]}"
     }
 
     private mutating func shape(dynamic: Bool) -> String {
@@ -152,7 +189,11 @@
                 + "\"categories\": \(number([0, 1, 4_294_967_295])), \"mask\": \(number([0, 2, 4_294_967_295]))}"
         }
         if byte() % 3 == 0 { text += ", \"sensor\": \(byte() % 2 == 0)" }
-        if byte() % 3 == 0 { text += ", \"collisionType\": \"\(pick(["a", "b", "goal"]))\"" }
+        if byte() % 3 == 0 {
+            let name = pick(["a", "b", "goal"])
+            if !usedTypes.contains(name) { usedTypes.append(name) }
+            text += ", \"collisionType\": \"\(name)\""
+        }
         if byte() % 3 == 0 { text += ", \"surfaceVelocity\": \(vector(Self.speeds))" }
         return text
     }

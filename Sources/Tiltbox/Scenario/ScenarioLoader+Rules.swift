@@ -14,6 +14,8 @@
 ///   mass), `{"count": NAME}`.
 /// - A `set` whose body could be a kinematic body that follows a `path` is refused: its side's
 ///   collision type is on a shape of such a body, or the side is the wildcard's and the file has one.
+/// - A `set` with `type` is refused when bodies may sleep (`world.sleepTimeThreshold` finite): Chipmunk
+///   7.0.3's `cpBodySetType` can leave a sleeping body in its sleeping group, then aborts.
 /// - `world.cull.margin` is finite, ≥ 0 and at most `limits.maxCullMargin`; `world.cull` needs it.
 extension ScenarioLoader {
     static let ruleKeys = ["on", "between", "do"]
@@ -82,7 +84,15 @@ extension ScenarioLoader {
                     }
                     actions.append(.count(number))
                     continue
-                case .set(let side, _):
+                case .set(let side, let setting):
+                    if setting.type != nil, let sleep = scenario.world.sleepTimeThreshold, sleep.isFinite,
+                        let typeNode = actionNode["set"]?["type"]
+                    {
+                        throw reader.error(
+                            at: typeNode, actionPath + ".set.type",
+                            "a rule cannot change a body's type when bodies may sleep (world.sleepTimeThreshold is "
+                                + "set): Chipmunk 7.0.3 can leave the body in a sleeping group and abort")
+                    }
                     let sideType = side == .a ? names[0] : typeB
                     if let reason = drivenReason(sideType, driven: driven) {
                         let bodyNode = actionNode["set"]?["body"] ?? actionNode

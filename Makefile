@@ -188,6 +188,8 @@ leakcheck: deps
 		--trace .build-valgrind/emitter.jsonl --view none
 	$(VALGRIND) .build-valgrind/debug/tiltbox run Scenarios/goal-sensor.json --duration 3 \
 		--trace .build-valgrind/goal-sensor.jsonl --view none
+	$(VALGRIND) .build-valgrind/debug/tiltbox run Scenarios/conveyor-drop.json --duration 7 \
+		--trace .build-valgrind/conveyor-drop.jsonl --view none
 	$(VALGRIND) .build-valgrind/debug/tiltbox-leakcheck 1000
 
 # One simulated hour of the 100-crate pile rocked by a looping keyframe tilt, headless:
@@ -205,6 +207,15 @@ bench: deps
 	$(SWIFT) build -c release --product tiltbox-bench
 	objcopy --strip-debug .build/release/tiltbox-bench .build/release/tiltbox-bench-stripped
 	.build/release/tiltbox-bench --callgrind .build/release/tiltbox-bench-stripped
+
+# Spawns and removals against the same bodies present from the start: 10 000 balls spawned by
+# a timeline, each removed 100 steps later, against 100 balls present throughout, ns per step
+# (EMITTER_BENCH_ARGS, e.g. "--pairs 3", shortens it). `make bench` runs it first.
+.PHONY: bench-emitter
+bench: bench-emitter
+bench-emitter: deps
+	$(SWIFT) build -c release --product tiltbox-emitter-bench
+	.build/release/tiltbox-emitter-bench $(EMITTER_BENCH_ARGS)
 
 # Throughput of `tiltbox batch` with --jobs 1 and 2 (16 jobs) and the per-job cost of its child processes.
 bench-batch: deps

@@ -80,6 +80,8 @@ let package = Package(
             dependencies: ["Tiltbox", "CReferencePile", "CNumberFormat"],
             swiftSettings: strictSwift
         ),
+        // The cost per step of spawns and removals against the same bodies present from the start.
+        .executableTarget(name: "tiltbox-emitter-bench", dependencies: ["Tiltbox"], swiftSettings: strictSwift),
         .testTarget(name: "EngineTests", dependencies: ["Tiltbox", "CReferenceJoints"], swiftSettings: strictSwift),
         .testTarget(name: "BenchSceneTests", dependencies: ["Tiltbox", "CReferencePile"], swiftSettings: strictSwift),
         .testTarget(name: "SteppingTests", dependencies: ["Tiltbox"], swiftSettings: strictSwift),

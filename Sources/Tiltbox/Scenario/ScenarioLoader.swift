@@ -226,6 +226,8 @@ public enum ScenarioLoader {
         scenario.timeline = try timeline(top, scenario: scenario)
         let typeOrder = collisionTypeOrder(root)
         scenario.numberCollisionTypes(typeOrder)
+        try readRules(top, into: &scenario, collisionTypes: typeOrder)
+        scenario.cullMargin = try cullMargin(worldObject)
         scenario.expectations = try expectations(top, scenario: scenario, collisionTypes: typeOrder, root: root)
         try checkHashCells(scenario, worldObject: worldObject)
         try checkHashExtent(scenario, worldObject: worldObject)

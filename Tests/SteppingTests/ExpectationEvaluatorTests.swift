@@ -21,7 +21,7 @@ import Testing
 
     /// Runs `scenario` to the end (every `every`-th step recorded) and returns its expectations' results.
     static func results(
-        _ scenario: Scenario, every: Int = 1, counters: @escaping () -> [String: Int] = { [:] }
+        _ scenario: Scenario, every: Int = 1, counters: (() -> [String: Int])? = nil
     ) throws -> [ExpectationResult] {
         let sink = ExpectationSink(scenario: scenario, counters: counters)
         let session = RunSession(
@@ -255,5 +255,52 @@ import Testing
         #expect(throws: InputError.self) {
             _ = try Self.spawnScene(#"{ "always": true, "body": "rain#3", "inside": "world" }"#)
         }
+    }
+
+    /// Three balls dropped one after another onto a floor that is a sensor-free segment of type
+    /// `floor`; a rule counts each ball's first touch and removes the ball at once.
+    static func ruleScene(_ expect: String) throws -> Scenario {
+        let text = """
+            { "format": "tiltbox-scenario/1", "world": { "size": [480, 320] }, "duration": 3,
+              "walls": { "box": false },
+              "segments": [ { "from": [0, 10], "to": [480, 10], "collisionType": "floor" } ],
+              "timeline": [ { "t": 0, "every": 0.5, "count": 3,
+                "spawn": { "id": "ball", "position": [240, 100],
+                           "shapes": [ { "circle": { "radius": 10 }, "mass": 1, "collisionType": "ball" } ] } } ],
+              "rules": [ { "on": "begin", "between": ["ball", "floor"], "do": [ { "count": "landed" }, { "remove": "a" } ] } ],
+              "expect": [ \(expect) ] }
+            """
+        return try ScenarioLoader.parse(text: text, file: "rules.json", baseDirectory: nil)
+    }
+
+    @Test func countersComeFromTheRunsCollisionRules() throws {
+        let results = try Self.results(
+            try Self.ruleScene(
+                #"""
+                { "at": 3, "counter": "landed", "equals": 3 },
+                { "at": 0.4, "counter": "landed", "equals": 0 },
+                { "always": true, "counter": "landed", "atMost": 2 }
+                """#))
+        try #require(results.count == 3)
+        #expect(results[0].holds, "\(String(describing: results[0].failure))")
+        #expect(results[1].holds, "\(String(describing: results[1].failure))")
+        // The third ball lands some time after its spawn at t = 1 s: the counter reaches 3 then.
+        let failure = try #require(results[2].failure)
+        #expect(failure.detail == "counter 'landed' is 3, not at most 2")
+        #expect(failure.step > 120)
+    }
+
+    @Test func aContactIsSeenEvenWhenARuleRemovesTheBodyOnItsBegin() throws {
+        let results = try Self.results(
+            try Self.ruleScene(
+                #"""
+                { "between": [0, 1], "contact": ["ball#0", "floor"] },
+                { "always": true, "noContact": ["ball#2", "*"] }
+                """#))
+        try #require(results.count == 2)
+        #expect(results[0].holds, "\(String(describing: results[0].failure))")
+        let failure = try #require(results[1].failure)
+        #expect(
+            failure.detail.hasPrefix("a contact between 'ball#2' and '*' began (body 'ball#2' and a wall or segment)"))
     }
 }

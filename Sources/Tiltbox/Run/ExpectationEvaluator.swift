@@ -19,6 +19,9 @@ public final class ExpectationEvaluator {
     private var began: [Bool]
     private let probe: ContactProbe?
     private var touchingBefore: Set<ShapePairKey> = []
+    /// The contacts that began in the last `cpSpaceStep`, read by `stepTaken()` before the
+    /// post-step changes (a rule may remove a body on its begin), checked by the next `observe`.
+    private var pendingBegins: [NamedContact] = []
     private var lastStep = -1
     private let counters: () -> [String: Int]
     /// Body indices each selector picks, rebuilt when the world's bodies change
@@ -54,7 +57,8 @@ public final class ExpectationEvaluator {
     /// trace order) are `states`. Steps come in order, each once.
     public func observe(step: Int, time: Double, states: UnsafeBufferPointer<Double>) {
         lastStep = step
-        let begins = contactBegins(step: step)
+        let begins = pendingBegins
+        pendingBegins = []
         if selectedForVersion != world.bodyListVersion { select() }
         var counterTable: [String: Int]?
         for (i, expectation) in expectations.enumerated() where failures[i] == nil && windows[i].contains(step) {
@@ -210,9 +214,23 @@ public final class ExpectationEvaluator {
 
     // MARK: - Contacts
 
+    /// Reads the contacts that began in the `cpSpaceStep` just taken. The session calls it right
+    /// after the step, before the post-step slot (rule actions, culling) changes the world, so a
+    /// body a rule removes on its begin is still seen touching; the bodies are named then.
+    public func stepTaken() {
+        guard probe != nil else { return }
+        pendingBegins = contactBegins().map { contact in
+            NamedContact(a: named(contact.a), b: named(contact.b))
+        }
+    }
+
+    private func named(_ end: ContactEnd) -> NamedContactEnd {
+        NamedContactEnd(bodyID: end.bodyIndex.map { world.bodyID(at: $0) }, collisionType: end.collisionType)
+    }
+
     /// The pairs touching now that did not at the previous step, sorted by their bodies
     /// (trace order, walls and segments last) so a report names the same pair every run.
-    private func contactBegins(step: Int) -> [ShapeContact] {
+    private func contactBegins() -> [ShapeContact] {
         guard let probe else { return [] }
         let touching = probe.touching()
         var begins = touching.filter { !touchingBefore.contains($0.key) }
@@ -226,22 +244,35 @@ public final class ExpectationEvaluator {
         return begins
     }
 
-    private func matches(_ a: ContactParty, _ b: ContactParty, _ contact: ShapeContact) -> Bool {
+    private func matches(_ a: ContactParty, _ b: ContactParty, _ contact: NamedContact) -> Bool {
         (matches(a, contact.a) && matches(b, contact.b)) || (matches(a, contact.b) && matches(b, contact.a))
     }
 
-    private func matches(_ party: ContactParty, _ end: ContactEnd) -> Bool {
+    private func matches(_ party: ContactParty, _ end: NamedContactEnd) -> Bool {
         switch party {
         case .any: return true
-        case .body(let id): return end.bodyIndex.map { world.bodyID(at: $0) == id } ?? false
+        case .body(let id): return end.bodyID == id
         case .collisionType(_, let number): return end.collisionType == number
         }
     }
 
-    private func describe(_ end: ContactEnd) -> String {
-        guard let index = end.bodyIndex else { return "a wall or segment" }
-        return "body '\(world.bodyID(at: index))'"
+    private func describe(_ end: NamedContactEnd) -> String {
+        guard let id = end.bodyID else { return "a wall or segment" }
+        return "body '\(id)'"
     }
+}
+
+/// One end of a contact that began, named when it was read (the body may be gone by the record).
+private struct NamedContactEnd {
+    /// The body's id, or `nil` for a box wall or a listed segment.
+    var bodyID: String?
+    var collisionType: UInt
+}
+
+/// A contact that began in a step, both ends named.
+private struct NamedContact {
+    var a: NamedContactEnd
+    var b: NamedContactEnd
 }
 
 extension Array where Element == (Int, UInt) {
@@ -273,6 +304,11 @@ public final class ExpectationSink: RecordSink {
     public func attach(to world: World, totalSteps: Int, counters sessionCounters: @escaping () -> [String: Int]) {
         evaluator = ExpectationEvaluator(
             scenario: scenario, world: world, totalSteps: totalSteps, counters: counters ?? sessionCounters)
+    }
+
+    /// Reads the contacts of the step just taken, before the post-step slot changes the world.
+    public func stepTaken() {
+        evaluator?.stepTaken()
     }
 
     /// Checks the step.

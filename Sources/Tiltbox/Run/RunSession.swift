@@ -126,6 +126,8 @@ public final class RunSession {
     private var player: TimelinePlayer?
     /// The collision rules' and culling's player; `nil` for a scenario with neither.
     private var rules: RulePlayer?
+    /// The sinks checking expectations: they read the contacts of each step before its post-step slot.
+    private var expectationSinks: [ExpectationSink] = []
     /// Events not yet given to the sinks of recorded steps (all but the every-step ones).
     private var pendingEvents: [TraceEvent] = []
     /// Events not yet given to the every-step sinks.
@@ -174,7 +176,8 @@ public final class RunSession {
         initial.withUnsafeMutableBufferPointer { world.readStates(into: $0) }
         states = initial
         previousStates = initial
-        for case let expectations as ExpectationSink in sinks {
+        expectationSinks = sinks.compactMap { $0 as? ExpectationSink }
+        for expectations in expectationSinks {
             expectations.attach(to: world, totalSteps: self.totalSteps) { [unowned self] in
                 Dictionary(self.counters.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
             }
@@ -409,6 +412,7 @@ public final class RunSession {
     private func physicsStep(_ n: Int) throws {
         world.step(dt: dt)
         let reached = n + 1
+        for expectations in expectationSinks { expectations.stepTaken() }
         afterStep(reached: reached)
         applyTimeline(step: reached)
         world.driveKinematicBodies(step: reached, dt: dt)

@@ -44,6 +44,12 @@ let package = Package(
             cSettings: strictC,
             linkerSettings: [.linkedLibrary("chipmunk")]
         ),
+        // The bench's small scenes (stack, pivot chain, cradle, pyramid) in raw Chipmunk (tiltbox-bench only).
+        .target(
+            name: "CReferenceScene",
+            cSettings: strictC,
+            linkerSettings: [.linkedLibrary("chipmunk")]
+        ),
         // Scenes of crates and joints in raw Chipmunk (a test compares them with Tiltbox bit for bit).
         .target(
             name: "CReferenceJoints",
@@ -77,7 +83,7 @@ let package = Package(
         .executableTarget(name: "tiltbox-leakcheck", dependencies: ["Tiltbox"], swiftSettings: strictSwift),
         .executableTarget(
             name: "tiltbox-bench",
-            dependencies: ["Tiltbox", "CReferencePile", "CNumberFormat"],
+            dependencies: ["Tiltbox", "CReferencePile", "CReferenceScene", "CNumberFormat"],
             swiftSettings: strictSwift
         ),
         .testTarget(name: "EngineTests", dependencies: ["Tiltbox", "CReferenceJoints"], swiftSettings: strictSwift),

@@ -49,6 +49,8 @@ public final class TraceWriter {
     private let temporaryPath: String?
     private let pipeline: RecordPipeline
     private var finished = false
+    /// `header.valuesPerRecord`, kept so a record does not read the header.
+    private let valuesPerRecord: Int
 
     /// Creates the trace for `path` (a temporary file beside it, for a regular file) and
     /// writes its header line.
@@ -64,6 +66,7 @@ public final class TraceWriter {
         self.header = header
         self.path = path
         self.flushThreshold = max(1, flushThreshold)
+        valuesPerRecord = header.valuesPerRecord
         file = try TraceFile.open(path)
         temporaryPath = file.temporaryPath
         let sink: TraceByteSink
@@ -154,17 +157,30 @@ public final class TraceWriter {
     {
         precondition(!finished, "TraceWriter: writeRecord after finish")
         precondition(
-            states.count == header.valuesPerRecord,
-            "TraceWriter: \(states.count) state values, the header needs \(header.valuesPerRecord)")
+            states.count == valuesPerRecord,
+            "TraceWriter: \(states.count) state values, the header needs \(valuesPerRecord)")
         precondition(t.isFinite && gravity.isFinite, "TraceWriter: non-finite time or gravity at step \(step)")
         // JSON has no NaN or infinity: the run loop must stop (and end the trace with
         // `.error`) before recording a non-finite state. One tight pass checks them all.
-        if let bad = states.firstIndex(where: { !$0.isFinite }) {
+        var finite = true
+        for value in states where !value.isFinite { finite = false }
+        if !finite, let bad = states.firstIndex(where: { !$0.isFinite }) {
             let perBody = header.fields.count
             preconditionFailure(
                 "TraceWriter: non-finite \(header.fields[bad % perBody]) of body \(header.bodies[bad / perBody]) at step \(step)"
             )
         }
+        try pipeline.submit(step: step, t: t, gravity: gravity, states: states)
+    }
+
+    /// `writeRecord` for a run whose states are already checked (`RunSession` stops at the
+    /// first value beyond `World.divergenceLimit` before recording it): the same record,
+    /// without a second pass over the states on the stepping thread.
+    func writeCheckedRecord(step: Int, t: Double, gravity: Vec2, states: UnsafeBufferPointer<Double>)
+        throws(TraceWriteError)
+    {
+        precondition(!finished, "TraceWriter: writeRecord after finish")
+        precondition(states.count == valuesPerRecord, "TraceWriter: wrong number of state values")
         try pipeline.submit(step: step, t: t, gravity: gravity, states: states)
     }
 
@@ -278,14 +294,14 @@ final class TraceEncoder {
         buffer.append(pair: gravity)
         if header.records == .hashes {
             buffer.append(",\"h\":")
-            buffer.append(string: TraceDigest.ofRecord(gravity: gravity, states: states).text)
+            buffer.append(digest: digest.addRecordAndHash(gravity: gravity, states: states))
             buffer.append("}\n")
         } else {
             buffer.append(",\"s\":[")
             buffer.append(states: states, perBody: header.fields.count)
             buffer.append("]}\n")
+            digest.addRecord(gravity: gravity, states: states)
         }
-        digest.addRecord(gravity: gravity, states: states)
         recordCount += 1
         flushIfNeeded()
     }

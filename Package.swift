@@ -38,6 +38,8 @@ let package = Package(
         // Shortest round-trip double formatting for traces: its own fast path, fmt's Dragonbox
         // (Debian's libfmt-dev, header-only) for the close calls, laid out exactly as Swift's description.
         .target(name: "CNumberFormat", cxxSettings: strictCXX),
+        // The trace digest's FNV-1a core over doubles (two instructions a byte on x86-64).
+        .target(name: "CDigest", cSettings: strictC),
         // The benchmark's reference scene in raw Chipmunk (used by tiltbox-bench and a test only).
         .target(
             name: "CReferencePile",
@@ -63,6 +65,7 @@ let package = Package(
             dependencies: [
                 "CChipmunk",
                 "CNumberFormat",
+                "CDigest",
                 "CProcessControl",
                 "CZstd",
                 "CFileSystem",
@@ -86,6 +89,10 @@ let package = Package(
             dependencies: ["Tiltbox", "CReferencePile", "CReferenceScene", "CNumberFormat"],
             swiftSettings: strictSwift
         ),
+        // Counts the calling thread's heap allocations (AllocationTests: a run's steps allocate nothing).
+        .target(name: "AllocationCounter", path: "Tests/AllocationCounter", cSettings: strictC),
+        .testTarget(
+            name: "AllocationTests", dependencies: ["Tiltbox", "AllocationCounter"], swiftSettings: strictSwift),
         .testTarget(name: "EngineTests", dependencies: ["Tiltbox", "CReferenceJoints"], swiftSettings: strictSwift),
         .testTarget(name: "BenchSceneTests", dependencies: ["Tiltbox", "CReferencePile"], swiftSettings: strictSwift),
         .testTarget(name: "SteppingTests", dependencies: ["Tiltbox"], swiftSettings: strictSwift),

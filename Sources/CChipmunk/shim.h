@@ -33,6 +33,28 @@ static inline void tiltbox_body_origin_state(cpBody *body, double *out) {
     out[5] = body->w;
 }
 
+/// Reads `count` bodies' states into out[0 ..< 6 * count], body after body in the layout of
+/// `tiltbox_body_state`: `tiltbox_body_origin_state` for body i when `origin[i]` is nonzero,
+/// else `tiltbox_body_state`. The per-step read of a whole world in one call.
+static inline void tiltbox_read_states(cpBody *const *bodies, const unsigned char *origin, size_t count,
+                                       double *out) {
+    for (size_t i = 0; i < count; i++, out += 6) {
+        if (origin[i]) {
+            tiltbox_body_origin_state(bodies[i], out);
+        } else {
+            tiltbox_body_state(bodies[i], out);
+        }
+    }
+}
+
+/// 1 when each of the `count` values at `values` is within ±`limit` (so finite), else 0: the
+/// step loop's range check of the states, one branch-free pass (no branch per value).
+static inline int tiltbox_values_within(const double *values, size_t count, double limit) {
+    int outside = 0;
+    for (size_t i = 0; i < count; i++) outside |= !(fabs(values[i]) <= limit);
+    return !outside;
+}
+
 /// Bytes Chipmunk has allocated for its contact and arbiter pools (blocks of
 /// CP_BUFFER_BYTES that a space keeps at their high-water mark until it is freed).
 static inline size_t tiltbox_space_pool_bytes(const cpSpace *space) {

@@ -91,7 +91,11 @@ struct BenchScene {
         var scene = BenchScene(name: "cradle", worldSize: (480, 320), gravity: (0, -980), iterations: 30)
         let xs = [230, 260.5, 291, 321.5]
         scene.bodies =
-            [Body(circle: true, position: (99.91422239453286, 196.4376107407499), size: (15, 0), friction: 0, elasticity: 1)]
+            [
+                Body(
+                    circle: true, position: (99.91422239453286, 196.4376107407499), size: (15, 0), friction: 0,
+                    elasticity: 1)
+            ]
             + xs.map { Body(circle: true, position: ($0, 150), size: (15, 0), friction: 0, elasticity: 1) }
         scene.pivots = zip([199.5] + xs, 0...).map { x, i in Pivot(a: -1, b: i, anchor: (x, 280)) }
         return scene
@@ -166,7 +170,7 @@ struct BenchScene {
         if !crates.isEmpty { lines.append("  \"crates\": \(list(crates)),") }
         if !balls.isEmpty { lines.append("  \"bodies\": \(list(balls)),") }
         if !joints.isEmpty { lines.append("  \"joints\": \(list(joints)),") }
-        lines[lines.count - 1].removeLast()  // the last comma
+        lines[lines.count - 1].removeLast() // the last comma
         return lines.joined(separator: "\n") + "\n}\n"
     }
 

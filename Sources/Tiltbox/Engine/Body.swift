@@ -32,7 +32,7 @@ public final class Body {
     /// True for a crate, whose centre of gravity is its origin: its state is read straight
     /// from the body struct (`p`), as it always was; other bodies' x, y is their origin
     /// (`cpBodyGetPosition`).
-    private let centreIsOrigin: Bool
+    let centreIsOrigin: Bool
 
     /// Creates the body and its shapes and adds them to `space`.
     /// `definition` must be validated: Chipmunk aborts on a dynamic body whose mass or

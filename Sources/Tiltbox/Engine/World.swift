@@ -21,12 +21,19 @@ public final class World {
     /// The kinematic bodies that follow a path.
     private let driven: [Body]
     /// Steps taken, for attributing Chipmunk's messages.
-    private var stepsTaken = 0
+    /// (`@exclusivity(unchecked)`: touched by the stepping thread alone, once a step, where
+    /// the run-time exclusivity check would cost more than the rest of the wrapper's step.)
+    @exclusivity(unchecked) private var stepsTaken = 0
     /// What Chipmunk printed during the steps so far.
-    private var diagnostics = EngineDiagnostics()
+    @exclusivity(unchecked) private var diagnostics = EngineDiagnostics()
     /// With a spatial hash, the largest `|x|` or `|y|` any point of a shape may reach
     /// (`hashIndexLimit(cellSize:)`); `nil` with the bounding-box tree.
     private let hashReach: Double?
+    /// Each body's `cpBody` in trace order, and whether its x, y is its origin (1) or its
+    /// centre (0, a crate), for `tiltbox_read_states`: the per-step read goes through
+    /// these instead of the `Body` objects (one C call for the world, no reference counting).
+    private var stateBodies: [UnsafeMutablePointer<cpBody>?] = []
+    private var stateOrigins: [UInt8] = []
     /// For each body in trace order, the distance from its origin to its farthest shape point.
     private let reaches: [Double]
     private let dt: Double
@@ -64,6 +71,8 @@ public final class World {
         } else {
             hashReach = nil
         }
+        stateBodies = bodies.map(\.body)
+        stateOrigins = bodies.map { $0.centreIsOrigin ? 0 : 1 }
         driveKinematicBodies(step: 0, dt: definition.dt)
         // Joints last, in listed order, once every body has its initial pose.
         if !definition.joints.isEmpty {
@@ -159,12 +168,30 @@ public final class World {
     /// A crate's x, y is its centre, which is its origin; another body's is its origin
     /// (`cpBodyGetPosition`), wherever its centre of gravity lies.
     public func readStates(into buffer: UnsafeMutableBufferPointer<Double>) {
+        _ = readStatesInRange(into: buffer)
+    }
+
+    /// `readStates(into:)`, then the divergence `firstDivergence(in:)` finds in what was read:
+    /// the step loop's one pass over the states. The values are read and checked against
+    /// `divergenceLimit` in one C loop (`tiltbox_read_states`); the body and field are only
+    /// looked for when a value is out of range (or, with a spatial hash, checked in Swift).
+    /// Allocates nothing.
+    public func readStatesFindingDivergence(into buffer: UnsafeMutableBufferPointer<Double>) -> WorldDivergence? {
+        let inRange = readStatesInRange(into: buffer)
+        guard !inRange || hashReach != nil else { return nil }
+        return firstDivergence(in: UnsafeBufferPointer(buffer))
+    }
+
+    /// Reads every state into `buffer`; false when a value is beyond `divergenceLimit` or not finite.
+    private func readStatesInRange(into buffer: UnsafeMutableBufferPointer<Double>) -> Bool {
         precondition(buffer.count >= bodyCount * BodyStateLayout.count)
-        guard var out = buffer.baseAddress else { return }
-        for body in bodies {
-            body.writeState(to: out)
-            out += BodyStateLayout.count
+        precondition(stateBodies.count == bodyCount)
+        stateBodies.withUnsafeBufferPointer { pointers in
+            stateOrigins.withUnsafeBufferPointer { origins in
+                tiltbox_read_states(pointers.baseAddress, origins.baseAddress, pointers.count, buffer.baseAddress)
+            }
         }
+        return tiltbox_values_within(buffer.baseAddress, bodyCount * BodyStateLayout.count, World.divergenceLimit) != 0
     }
 
     /// The first body whose state is unusable for the next step: a value non-finite or beyond

@@ -182,6 +182,8 @@ leakcheck: deps
 	@mkdir -p .build-valgrind
 	$(VALGRIND) .build-valgrind/debug/tiltbox run Scenarios/rocking.json --duration 2 \
 		--trace .build-valgrind/leakcheck.jsonl --view none
+	$(VALGRIND) .build-valgrind/debug/tiltbox run Scenarios/emitter.json --duration 7 \
+		--trace .build-valgrind/emitter.jsonl --view none
 	$(VALGRIND) .build-valgrind/debug/tiltbox-leakcheck 1000
 
 # One simulated hour of the 100-crate pile rocked by a looping keyframe tilt, headless:

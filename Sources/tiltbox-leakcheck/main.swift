@@ -1,5 +1,6 @@
 // tiltbox-leakcheck: creates and drops 1 000 worlds (crates, walls and a segment, bodies
-// of every shape kind and type, a joint of every kind, some dropped mid-run with live contacts) under valgrind
+// of every shape kind and type, a joint of every kind, some dropped mid-run with live contacts; bodies and
+// joints added and removed between steps) under valgrind
 // memcheck, `make leakcheck`.
 // Any definitely-lost block fails the run.
 import Foundation
@@ -63,6 +64,23 @@ for i in 0..<count {
     if i % 2 == 1 { scenario.world.spatialIndex = .hash(cellSize: 40, count: 500) }
     let world = World(scenario: scenario)
     for _ in 0..<(i % 13) { world.step(dt: 1.0 / 120) }
+    // Bodies and joints added and removed between steps (docs/formats.md §8 timeline):
+    // a spawned ball pinned to the compound and to the world, the compound removed with
+    // its joints, then the ball's pivot removed on its own; half the worlds keep the ball.
+    var spawned = bodies[0]
+    spawned.id = "ball#\(i)"
+    spawned.position = Vec2(300, 280)
+    world.addBody(spawned.definition)
+    world.addJoint(
+        JointSpec(parameters: .pin(anchorA: .zero, anchorB: .zero), a: .body(spawned.id), b: .body("compound"), id: "p")
+    )
+    world.addJoint(JointSpec(parameters: .pivot(.world(Vec2(300, 290))), a: .world, b: .body(spawned.id), id: "q"))
+    world.applyImpulse(toBody: spawned.id, impulse: Vec2(10, 0), at: nil)
+    world.step(dt: 1.0 / 120)
+    world.removeBody(id: "compound")
+    world.removeJoint(id: "q")
+    if i % 2 == 0 { world.removeBody(id: spawned.id) }
+    world.step(dt: 1.0 / 120)
 }
 let live = (EngineCensus.liveSpaces, EngineCensus.liveBodies, EngineCensus.liveShapes, EngineCensus.liveConstraints)
 print(

@@ -30,7 +30,7 @@ import Testing
     /// `beforeStep` sees the world before each step (for checks on sleeping).
     static func compare(
         _ scenario: Scenario, track: any GravityTrack, steps: Int, every: Int,
-        beforeStep: (Int, World) -> Void = { _, _ in }
+        beforeStep: (Int, World) -> Void = { _, _ in }, extra: [String: Any] = [:]
     ) throws -> Tally {
         let dt = scenario.timestep.dt
         var gravities: [Vec2] = []
@@ -60,7 +60,7 @@ import Testing
         if let v = w.idleSpeedThreshold { space["idleSpeedThreshold"] = hex(v) }
         var index: Any = NSNull()
         if case .hash(let cellSize, let count) = w.spatialIndex { index = [hex(cellSize), hex(Double(count))] }
-        let scene: [String: Any] = [
+        var scene: [String: Any] = [
             "spatialIndex": index, "space": space,
             "gravity": [hex(w.gravity.x), hex(w.gravity.y)], "dt": hex(dt), "every": hex(Double(every)),
             "segments": scenario.allSegments.map { s in
@@ -78,6 +78,7 @@ import Testing
             "segmentKeys": scenario.allSegments.map { pymunkKeys($0.collision) },
             "crateKeys": scenario.crates.map { pymunkKeys($0.collision) },
         ]
+        scene.merge(extra) { _, new in new }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "tiltbox-pymunk-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -88,6 +88,18 @@ let loaderOnlyRules: [LoaderOnlyRule] = [
         name: "sleeping with a kinematic body", why: "sleepTimeThreshold 0 depends on the bodies' types",
         fragments: ["cannot be used with a kinematic body"]),
     LoaderOnlyRule(
+        name: "timeline presence",
+        why: "an action's body or joint must be present at its step: needs the whole timeline walked in step order",
+        fragments: [
+            " is present at step", "is a kinematic body driven by its path", "an impulse moves only a dynamic body",
+            "a static body never moves", "cannot become dynamic", "which has no", "joint ids are unique over the run",
+            "for a slide joint", "for a rotaryLimit joint",
+        ]),
+    LoaderOnlyRule(
+        name: "timeline steps and totals",
+        why: "the due step t / dt compares with duration and timestep; spawns and actions are summed over counts",
+        fragments: ["after the run's last step", "spawns more than", "actions in all"]),
+    LoaderOnlyRule(
         name: "filter group read as a double",
         why: "JSON numbers are read as doubles: an integer just below 2^63 (2^63 − 1) rounds to 2^63, which is refused",
         fragments: ["< 2^63"]),

@@ -22,6 +22,17 @@ Input (JSON file, every number a hex float string as Swift's "%a" writes it):
   (decimal strings), "sensor": true, "collisionType": n (decimal string), "surfaceVelocity":
   [vx, vy]}, each optional, set in that order after friction, elasticity and mass, before the
   shape is added, as Tiltbox's ChipmunkShape.apply does.
+  "ids" and "timeline" (optional, docs/formats.md §8): the start bodies' ids in trace order, and the actions
+  in the order Tiltbox's TimelinePlayer applies them, each {"step": n, ...} applied at the start of step n
+  (before gravity): {"spawn": body (as in "bodies"), "id": ID}, {"remove": [ID, ...]} (its constraints in the
+  order added, then its shapes in listed order, then the body), {"impulse": [jx, jy], "body": ID, "at": [x, y]
+  or null (then at the centre of gravity, in body coordinates)}, {"set": {"body": ID, "position", "angle",
+  "velocity", "angularVelocity", "type"}} (each optional, in that order, then activate). Records list the
+  bodies present, in trace order (start bodies, then spawned ones in order of appearance).
+  Joints: "jointIDs" (the start joints' ids, null for none), {"joint": joint as in pymunk_joints.py but with
+  "a"/"b" ids or "static", "id": ID}, {"removeJoint": ID}, {"setJoint": ID, "values": [[name, value], ...]}
+  (pymunk's max_force, error_bias, max_bias, rate, rest_length, rest_angle, stiffness, damping, min, max, phase,
+  ratio).
 Output: one line per recorded step (0, every K-th, the last): the step number, then
 each body's x y angle vx vy w as float.hex (crates, then bodies; x y is the body's
 origin, cpBodyGetPosition), space separated.
@@ -91,6 +102,7 @@ def main(path):
         apply_keys(shape, keys)
         space.add(body)
         space.add(shape)
+        body.shapes_in_order = [shape]
         bodies.append(body)
     for spec in scene.get("bodies", []):
         bodies.append(add_body(space, spec))
@@ -110,8 +122,70 @@ def main(path):
             values += [p.x.hex(), p.y.hex(), b.angle.hex(), v.x.hex(), v.y.hex(), b.angular_velocity.hex()]
         out.write(" ".join(values) + "\n")
 
+    joint_ids = {name: made for name, made in zip(scene.get("jointIDs", []), joints) if name is not None}
+    ids = scene.get("ids", [])
+    by_id = dict(zip(ids, bodies))
+    actions = scene.get("timeline", [])
+    next_action = 0
+
+    def apply(action):
+        if "spawn" in action:
+            body = add_body(space, action["spawn"])
+            by_id[action["id"]] = body
+            bodies.append(body)
+        elif "remove" in action:
+            for name in action["remove"]:
+                body = by_id.pop(name)
+                for joint in [j for j in joints if j.a is body or j.b is body]:
+                    space.remove(joint)
+                    joints.remove(joint)
+                for shape in body.shapes_in_order:
+                    space.remove(shape)
+                space.remove(body)
+                bodies.remove(body)
+        elif "joint" in action:
+            joint = dict(action["joint"])
+            for end in ("a", "b"):
+                joint[end] = -1 if joint[end] == "static" else bodies.index(by_id[joint[end]])
+            made = pymunk_joints.add(space, bodies, [joint])[0]
+            joints.append(made)
+            joint_ids[action["id"]] = made
+        elif "removeJoint" in action:
+            made = joint_ids.pop(action["removeJoint"])
+            space.remove(made)
+            joints.remove(made)
+        elif "setJoint" in action:
+            made = joint_ids[action["setJoint"]]
+            for name, value in action["values"]:
+                setattr(made, SETTERS[name], f(value))
+        elif "impulse" in action:
+            body = by_id[action["body"]]
+            j = (f(action["impulse"][0]), f(action["impulse"][1]))
+            if action["at"] is None:
+                body.apply_impulse_at_local_point(j, body.center_of_gravity)
+            else:
+                body.apply_impulse_at_world_point(j, (f(action["at"][0]), f(action["at"][1])))
+        else:
+            change = action["set"]
+            body = by_id[change["body"]]
+            if "position" in change:
+                body.position = (f(change["position"][0]), f(change["position"][1]))
+            if "angle" in change:
+                body.angle = f(change["angle"])
+            if "velocity" in change:
+                body.velocity = (f(change["velocity"][0]), f(change["velocity"][1]))
+            if "angularVelocity" in change:
+                body.angular_velocity = f(change["angularVelocity"])
+            if "type" in change:
+                body.body_type = {"dynamic": pymunk.Body.DYNAMIC, "kinematic": pymunk.Body.KINEMATIC,
+                                  "static": pymunk.Body.STATIC}[change["type"]]
+            body.activate()
+
     emit(0)
     for n, g in enumerate(steps):
+        while next_action < len(actions) and actions[next_action]["step"] == n:
+            apply(actions[next_action])
+            next_action += 1
         # As Tiltbox: gravity only when it changes, then wake every body still asleep, in order.
         if g[0].hex() != gravity[0].hex() or g[1].hex() != gravity[1].hex():
             gravity = g
@@ -123,6 +197,11 @@ def main(path):
         reached = n + 1
         if reached % every == 0 or reached == len(steps):
             emit(reached)
+
+
+SETTERS = {"maxForce": "max_force", "errorBias": "error_bias", "maxBias": "max_bias", "rate": "rate",
+           "restLength": "rest_length", "restAngle": "rest_angle", "stiffness": "stiffness", "damping": "damping",
+           "min": "min", "max": "max", "phase": "phase", "ratio": "ratio"}
 
 
 def add_body(space, spec):
@@ -145,6 +224,7 @@ def add_body(space, spec):
     if "given" in spec:
         body.position = (x, y)
     space.add(body)
+    body.shapes_in_order = []
     for entry in spec["shapes"]:
         p = [f(v) for v in entry["params"]]
         if entry["kind"] == "circle":
@@ -164,6 +244,7 @@ def add_body(space, spec):
             shape.density = f(entry["density"])
         apply_keys(shape, entry.get("keys"))
         space.add(shape)
+        body.shapes_in_order.append(shape)
     return body
 
 

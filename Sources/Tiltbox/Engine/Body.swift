@@ -18,8 +18,8 @@ internal import CChipmunk
 public final class Body {
     /// The body's id (unique within a world).
     public let id: String
-    /// Dynamic, kinematic or static (a crate is dynamic).
-    public let type: BodyType
+    /// Dynamic, kinematic or static (a crate is dynamic); changed by `World.setBody` (`cpBodySetType`).
+    public internal(set) var type: BodyType
     /// `crate` for a body built the crate way, else `body`: how messages name it
     /// (`BodyDefinition.kind`).
     public let kind: String
@@ -33,6 +33,9 @@ public final class Body {
     /// from the body struct (`p`), as it always was; other bodies' x, y is their origin
     /// (`cpBodyGetPosition`).
     let centreIsOrigin: Bool
+    /// The body's place among the bodies a world ever held, increasing in trace order
+    /// (`WorldChangeIndex`): a removal finds the body's index by binary search on it.
+    var sequence = 0
 
     /// Creates the body and its shapes and adds them to `space`.
     /// `definition` must be validated: Chipmunk aborts on a dynamic body whose mass or

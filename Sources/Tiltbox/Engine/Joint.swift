@@ -43,10 +43,15 @@ struct JointEnds {
 final class Joint {
     /// The joint's kind and parameters, as the scenario gave them.
     let parameters: JointParameters
+    /// The joint's `id` (docs/formats.md §8), `nil` when the scenario gave none.
+    let id: String?
     let a: JointEnd
     let b: JointEnd
     let space: Space
     let constraint: UnsafeMutablePointer<cpConstraint>
+    /// The joint's place among the joints a world ever held, increasing in the order they
+    /// were added (`WorldChangeIndex`): a removal finds its index by binary search on it.
+    var sequence = 0
 
     /// Creates the constraint from a validated spec, calls the setters of the optional
     /// settings the spec gives (and no others, so the rest keep Chipmunk's defaults), in
@@ -55,6 +60,7 @@ final class Joint {
     /// the distance and `cpPivotJointNew` converts the world anchor with them.
     init(spec: JointSpec, a: JointEnd, b: JointEnd, space: Space) {
         self.parameters = spec.parameters
+        self.id = spec.id
         self.a = a
         self.b = b
         self.space = space
@@ -146,7 +152,7 @@ final class Joint {
         }
         return JointOutline(
             kind: parameters.kind.rawValue, a: a.name, b: b.name, anchorA: anchorA, anchorB: anchorB,
-            groove: groove)
+            groove: groove, id: id)
     }
 
     /// The constraint's effective settings, read back (`cpConstraintGetMaxForce`, ...).

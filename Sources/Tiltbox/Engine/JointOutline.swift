@@ -13,15 +13,21 @@ public struct JointOutline: Hashable, Sendable {
     public var anchorB: Vec2
     /// A groove joint's groove, in body a's coordinates.
     public var groove: [Vec2]?
+    /// The joint's `id` (docs/formats.md §8), by which a timeline names it; `nil` when it has none
+    /// (then the header's entry has no `id` key, as before joints had ids).
+    public var id: String?
 
     /// Creates an outline; anchors default to `[0,0]`, as written for joints without anchors.
-    public init(kind: String, a: String, b: String, anchorA: Vec2 = .zero, anchorB: Vec2 = .zero, groove: [Vec2]? = nil)
-    {
+    public init(
+        kind: String, a: String, b: String, anchorA: Vec2 = .zero, anchorB: Vec2 = .zero, groove: [Vec2]? = nil,
+        id: String? = nil
+    ) {
         self.kind = kind
         self.a = a
         self.b = b
         self.anchorA = anchorA
         self.anchorB = anchorB
         self.groove = groove
+        self.id = id
     }
 }

@@ -9,17 +9,20 @@ internal import CChipmunk
 /// process on a failed assertion.
 public final class World {
     /// Every body in trace order: a scenario's crates, then its other bodies.
-    public let bodies: [Body]
+    public internal(set) var bodies: [Body] {
+        // Spawns and removals change the bodies: the per-step read follows them.
+        didSet { rebuildStateReaders() }
+    }
 
-    private let space: Space
+    let space: Space
     private let walls: [Wall]
     /// Each joint holds the owners of its bodies, so its constraint is removed and freed
     /// before any body it joins, whatever order these properties are released in.
     /// Set once, at the end of `init` (after the kinematic bodies take their step-0 poses).
-    private var joints: [Joint] = []
+    var joints: [Joint] = []
     private var currentGravity: Vec2
     /// The kinematic bodies that follow a path.
-    private let driven: [Body]
+    var driven: [Body]
     /// Steps taken, for attributing Chipmunk's messages.
     /// (`@exclusivity(unchecked)`: touched by the stepping thread alone, once a step, where
     /// the run-time exclusivity check would cost more than the rest of the wrapper's step.)
@@ -35,8 +38,11 @@ public final class World {
     private var stateBodies: [UnsafeMutablePointer<cpBody>?] = []
     private var stateOrigins: [UInt8] = []
     /// For each body in trace order, the distance from its origin to its farthest shape point.
-    private let reaches: [Double]
+    var reaches: [Double]
     private let dt: Double
+    /// Bodies and joints by id, built at the first change between steps (`World+Changes`);
+    /// `nil` for a world that never changes, so building one costs nothing more.
+    var changeIndex: WorldChangeIndex?
 
     /// The largest magnitude any state value may reach before the world counts as
     /// diverged. Beyond it the next step could overflow to infinity inside Chipmunk,
@@ -71,8 +77,7 @@ public final class World {
         } else {
             hashReach = nil
         }
-        stateBodies = bodies.map(\.body)
-        stateOrigins = bodies.map { $0.centreIsOrigin ? 0 : 1 }
+        rebuildStateReaders()
         driveKinematicBodies(step: 0, dt: definition.dt)
         // Joints last, in listed order, once every body has its initial pose.
         if !definition.joints.isEmpty {
@@ -180,6 +185,12 @@ public final class World {
         let inRange = readStatesInRange(into: buffer)
         guard !inRange || hashReach != nil else { return nil }
         return firstDivergence(in: UnsafeBufferPointer(buffer))
+    }
+
+    /// Makes `stateBodies` and `stateOrigins` list `bodies`.
+    private func rebuildStateReaders() {
+        stateBodies = bodies.map(\.body)
+        stateOrigins = bodies.map { $0.centreIsOrigin ? 0 : 1 }
     }
 
     /// Reads every state into `buffer`; false when a value is beyond `divergenceLimit` or not finite.

@@ -7,9 +7,15 @@
 public protocol RecordSink: AnyObject {
     /// One record: the state after `step` steps, at simulated time `time = step·dt`,
     /// with `gravity` the value the session applied for step `step` (see `RunSession`'s
-    /// gravity rule). `states` holds `BodyStateLayout.count` doubles per crate in trace order
-    /// and is only valid during the call.
+    /// gravity rule). `states` holds `BodyStateLayout.count` doubles per body present, in trace
+    /// order (the header's bodies, changed by the events given before: `TracePresence`), and is
+    /// only valid during the call.
     func record(step: Int, time: Double, gravity: Vec2, states: UnsafeBufferPointer<Double>) throws
+
+    /// A change of the bodies or joints (docs/formats.md §8 events), given before the first
+    /// record that shows it: a sink given the recorded steps only gets the events of the steps
+    /// between in one go before the next record; none is ever left out.
+    func event(_ event: TraceEvent) throws
 
     /// The run ended as `end` says. `RunSession.finish()` calls it once per sink, after
     /// the last record, whatever ended the run (complete, interrupted, diverged, a write failure).
@@ -22,6 +28,9 @@ public protocol RecordSink: AnyObject {
 }
 
 extension RecordSink {
+    /// Sinks that do not follow the bodies present need not implement `event(_:)`.
+    public func event(_ event: TraceEvent) throws {}
+
     /// Sinks with nothing to close need not implement `finish(end:)`.
     public func finish(end: TraceEnd) throws {}
 
@@ -51,6 +60,12 @@ public struct RunFailure: Error, Sendable, CustomStringConvertible {
 /// live view from the display clock, the bench, the soak and the fuzz targets directly.
 /// The run is a pure function of the scenario and the track: the frame clock only
 /// groups steps into frames, so any clock gives the same records.
+///
+/// **The step order** (docs/formats.md §8): at each step n, (1) the timeline's actions due at
+/// n (`TimelinePlayer`), (2) gravity for step n and kinematic path poses, (3) record n, (4)
+/// `cpSpaceStep`; then the post-step slot (`afterStep(reached:)`: (5) rule actions queued during
+/// the step, (6) culling), which belongs to the state of step n + 1. Each change makes an event
+/// (`TraceEvent`), given to the sinks before the first record that shows it.
 ///
 /// **The gravity rule.** Physics step `n` (from state `n` to state `n + 1`) runs under
 /// the track's value at `t = n·dt`. That value is evaluated once, applied to the world
@@ -92,21 +107,32 @@ public final class RunSession {
     /// The step length in seconds.
     public let dt: Double
 
-    private var stepper: FixedStepper
+    // The properties the step loop touches every step are `@exclusivity(unchecked)`: one
+    // thread drives a session, and the run-time exclusivity check of each access would cost
+    // more than the rest of the wrapper's work in a step of a small scene.
+    @exclusivity(unchecked) private var stepper: FixedStepper
     private let recording: RecordingSink
     private var sinks: [any RecordSink]
     /// The sinks given every step (`recordsEveryStep`), a subset of `sinks`.
     private var everyStepSinks: [any RecordSink]
-    private var states: [Double]
-    private var previousStates: [Double]
-    private var appliedGravity: Vec2
-    private var ended: RunOutcome?
+    @exclusivity(unchecked) private var states: [Double]
+    @exclusivity(unchecked) private var previousStates: [Double]
+    @exclusivity(unchecked) private var appliedGravity: Vec2
+    @exclusivity(unchecked) private var ended: RunOutcome?
     private var writeFailure: (any Error)?
     private var started = false
     private var startedAt = 0.0
     private var result: Result<RunSummary, RunFailure>?
     /// What the interrupt watchdog sees of the run, from its start to `finish()`.
-    private var watch: RunWatch?
+    @exclusivity(unchecked) private var watch: RunWatch?
+    /// The timeline's player; `nil` for a scenario without a timeline.
+    @exclusivity(unchecked) private var player: TimelinePlayer?
+    /// Events not yet given to the sinks of recorded steps (all but the every-step ones).
+    private var pendingEvents: [TraceEvent] = []
+    /// Events not yet given to the every-step sinks.
+    private var pendingEveryStepEvents: [TraceEvent] = []
+    /// The joints at start, before the timeline's step-0 actions: the trace header's `joints`.
+    private let startJointOutlines: [JointOutline]
 
     /// A session without a trace (the digest is still computed).
     ///
@@ -133,6 +159,14 @@ public final class RunSession {
         self.sinks = [recording] + sinks
         everyStepSinks = sinks.filter(\.recordsEveryStep)
         appliedGravity = .zero
+        startJointOutlines = world.jointOutlines
+        if !scenario.timeline.isEmpty {
+            player = TimelinePlayer(timeline: scenario.timeline, dt: scenario.timestep.dt)
+        }
+        states = []
+        previousStates = []
+        // (1) of step 0: the actions due at step 0, before gravity and record 0.
+        applyTimeline(step: 0)
         var initial = [Double](repeating: 0, count: world.bodyCount * BodyStateLayout.count)
         initial.withUnsafeMutableBufferPointer { world.readStates(into: $0) }
         states = initial
@@ -158,7 +192,7 @@ public final class RunSession {
         self.init(scenario: scenario, track: track, totalSteps: totalSteps, every: every, sinks: sinks)
         var header = TraceHeader(
             scenario: scenario, every: every, duration: time(ofStep: self.totalSteps),
-            tilt: trace.tilt, space: world.spaceSettings, jointOutlines: world.jointOutlines,
+            tilt: trace.tilt, space: world.spaceSettings, jointOutlines: startJointOutlines,
             source: trace.source?.relativized(toTrace: trace.path))
         if trace.hashes { header.records = .hashes }
         recording.writer = try TraceWriter(path: trace.path, header: header)
@@ -186,12 +220,13 @@ public final class RunSession {
     /// True once the run has ended (complete, diverged, interrupted); `outcome` says how.
     public var outcome: RunOutcome? { ended }
 
-    /// The current states, `BodyStateLayout.count` per crate in trace order.
+    /// The current states, `BodyStateLayout.count` per body present, in trace order (`World.bodyIDs`).
     public func withCurrentStates<R>(_ body: (UnsafeBufferPointer<Double>) throws -> R) rethrows -> R {
         try states.withUnsafeBufferPointer(body)
     }
 
-    /// The states before the last step, for renderers interpolating with `alpha`.
+    /// The states before the last step, for renderers interpolating with `alpha`: laid out for
+    /// the bodies present then, which a timeline may since have changed.
     public func withPreviousStates<R>(_ body: (UnsafeBufferPointer<Double>) throws -> R) rethrows -> R {
         try previousStates.withUnsafeBufferPointer(body)
     }
@@ -269,6 +304,7 @@ public final class RunSession {
             // The every-step sinks were given this step when it was taken.
             let unrecorded = sinks.filter { !$0.recordsEveryStep }
             do { try emit(step: reached, to: unrecorded) } catch { writeFailure = error; throw error }
+
         }
         ended = .complete
     }
@@ -317,6 +353,9 @@ public final class RunSession {
             engineDiagnostics: world.engineDiagnostics)
         let end = TraceEnd(outcome: outcome, steps: steps, simTime: simTime, droppedTime: stepper.droppedTime)
         var closeFailure: (any Error)?
+        // Events never skipped: those after the last record (a run interrupted or diverged
+        // between records) come before the end line.
+        do { try deliverPendingEvents(to: sinks) } catch { closeFailure = error }
         for sink in sinks {
             do { try sink.finish(end: end) } catch { closeFailure = closeFailure ?? error }
         }
@@ -360,13 +399,18 @@ public final class RunSession {
 
     private func physicsStep(_ n: Int) throws {
         world.step(dt: dt)
-        world.driveKinematicBodies(step: n + 1, dt: dt)
-        swap(&states, &previousStates)
-        let divergence = states.withUnsafeMutableBufferPointer { buffer -> WorldDivergence? in
-            world.readStates(into: buffer)
-            return world.firstDivergence(in: UnsafeBufferPointer(buffer))
-        }
         let reached = n + 1
+        afterStep(reached: reached)
+        applyTimeline(step: reached)
+        world.driveKinematicBodies(step: reached, dt: dt)
+        swap(&states, &previousStates)
+        let count = world.bodyCount * BodyStateLayout.count
+        if states.count != count {
+            // Bodies spawned or removed: the buffers follow them.
+            states = [Double](repeating: 0, count: count)
+        }
+        // Read into the buffer of the step before last (no allocation), checked in the same pass.
+        let divergence = states.withUnsafeMutableBufferPointer { world.readStatesFindingDivergence(into: $0) }
         if let divergence {
             ended = .diverged(step: reached, divergence: divergence)
             throw StopSignal.stop
@@ -379,16 +423,64 @@ public final class RunSession {
         }
     }
 
+    // MARK: - Changes between steps
+
+    /// (1) of step `n`: the timeline's actions due at `n`, with their events.
+    private func applyTimeline(step n: Int) {
+        guard player?.nextStep.map({ $0 <= n }) == true else { return }
+        for event in player!.apply(step: n, to: world) { queue(event) }
+    }
+
+    /// The post-step slot of step `reached − 1` (docs/formats.md §8 (5) and (6)): called after
+    /// each `cpSpaceStep`, before the actions due at `reached`. The changes made here belong to
+    /// state `reached`; each is queued with `queue(_:)` as an event of step `reached`. Rule
+    /// actions queued during the step, in the order Chipmunk called the handlers, then culling,
+    /// go here (neither exists yet: the slot does nothing).
+    private func afterStep(reached: Int) {}
+
+    /// Removes the body `id` between steps for `reason` and queues its `remove` event at `step`.
+    /// Rules and culling remove bodies this way; the timeline's removals come from `TimelinePlayer`.
+    func removeBody(_ id: String, reason: TraceEvent.RemovalReason, step: Int) {
+        world.removeBody(id: id)
+        queue(TraceEvent(step: step, t: time(ofStep: step), change: .remove(body: id, reason: reason)))
+    }
+
+    /// Queues `event` for every sink, each given it before its next record.
+    private func queue(_ event: TraceEvent) {
+        pendingEvents.append(event)
+        if !everyStepSinks.isEmpty { pendingEveryStepEvents.append(event) }
+    }
+
+    /// Gives each of `receivers` the events waiting for it (the every-step sinks theirs, the
+    /// others theirs) and clears what they were given.
+    private func deliverPendingEvents(to receivers: [any RecordSink]) throws {
+        if pendingEvents.isEmpty && pendingEveryStepEvents.isEmpty { return }
+        var gaveRecorded = false, gaveEveryStep = false
+        for sink in receivers {
+            if sink.recordsEveryStep {
+                gaveEveryStep = true
+                for event in pendingEveryStepEvents { try sink.event(event) }
+            } else {
+                gaveRecorded = true
+                for event in pendingEvents { try sink.event(event) }
+            }
+        }
+        if gaveRecorded { pendingEvents.removeAll() }
+        if gaveEveryStep { pendingEveryStepEvents.removeAll() }
+    }
+
     private func emit(step: Int) throws {
         try emit(step: step, to: sinks)
     }
 
     private func emit(step: Int, to receivers: [any RecordSink]) throws {
+        try deliverPendingEvents(to: receivers)
         let t = time(ofStep: step)
         let g = appliedGravity
         try states.withUnsafeBufferPointer { buffer in
-            for sink in receivers {
-                try sink.record(step: step, time: t, gravity: g, states: buffer)
+            // By index: even an unoptimized build then allocates nothing per sink.
+            for i in 0..<receivers.count {
+                try receivers[i].record(step: step, time: t, gravity: g, states: buffer)
             }
         }
     }
@@ -400,8 +492,8 @@ final class RecordingSink: RecordSink {
     var writer: TraceWriter?
     /// The hand-off rule with the interrupt watchdog: every writer call is marked.
     var watch: RunWatch?
-    private var ownDigest = TraceDigest()
-    private(set) var records = 0
+    @exclusivity(unchecked) private var ownDigest = TraceDigest()
+    @exclusivity(unchecked) private(set) var records = 0
 
     init(writer: TraceWriter?) {
         self.writer = writer
@@ -413,10 +505,21 @@ final class RecordingSink: RecordSink {
     func record(step: Int, time: Double, gravity: Vec2, states: UnsafeBufferPointer<Double>) throws {
         records += 1
         if let writer {
-            try writing { try writer.writeRecord(step: step, t: time, gravity: gravity, states: states) }
+            // Past step 0 the session has checked the states (it stops before recording one
+            // beyond `World.divergenceLimit`): the writer need not check them again.
+            if step == 0 {
+                try writing { try writer.writeRecord(step: step, t: time, gravity: gravity, states: states) }
+            } else {
+                try writing { try writer.writeCheckedRecord(step: step, t: time, gravity: gravity, states: states) }
+            }
         } else {
             ownDigest.addRecord(gravity: gravity, states: states)
         }
+    }
+
+    func event(_ event: TraceEvent) throws {
+        guard let writer else { return }
+        writing { writer.writeEvent(event) }
     }
 
     func finish(end: TraceEnd) throws {

@@ -27,6 +27,8 @@ public struct Scenario: Sendable, Equatable {
     public var joints: [JointSpec]
     /// Optional tilt input driving gravity; `nil` means constant `world.gravity`.
     public var tilt: TiltSettings?
+    /// The `timeline` (docs/formats.md §8): actions that change the world during the run. Default: none.
+    public var timeline: Timeline = Timeline()
 
     /// Creates a scenario with the file format's defaults: a 10-second run at 120 Hz in a
     /// box of walls, no other segments, bodies or joints, and constant `world.gravity`.

@@ -95,6 +95,15 @@ public struct ScenarioLimits: Sendable, Equatable {
     /// second and gigabytes of contact memory; real scenes overlap in a handful at most.
     public let maxOverlappingPairs = 10_000
 
+    /// Most bodies a `timeline` may spawn over a run, counts included (docs/formats.md §8):
+    /// as many as a scenario may hold at start.
+    public let maxSpawns = 100_000
+    /// Most actions a `timeline` may take over a run, counts included: each is walked before
+    /// the run (`ScenarioLoader.timeline`), so this bounds that walk's time and memory.
+    public let maxTimelineActions = 1_000_000
+    /// Largest impulse component, mass × velocity (`maxMass` × 1 unit/s).
+    public let maxImpulse = 1e12
+
     /// The limits Tiltbox enforces; every value is a fixed constant.
     public init() {}
 }

@@ -79,7 +79,7 @@ extension ScenarioLoader {
         return bodies
     }
 
-    private static func body(_ object: ObjectReader, id: String, world: WorldSettings) throws(InputError) -> BodySpec {
+    static func body(_ object: ObjectReader, id: String, world: WorldSettings) throws(InputError) -> BodySpec {
         let reader = object.reader
         var type = BodyType.dynamic
         if let typeNode = object["type"] {

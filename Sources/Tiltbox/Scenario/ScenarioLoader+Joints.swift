@@ -145,14 +145,15 @@ extension ScenarioLoader {
         return joints
     }
 
-    private static func jointSpec(
+    static func jointSpec(
         _ node: JSONNode, path: String, top: ObjectReader,
         targets: JointTargets, dt: Double
     ) throws(InputError) -> JointSpec {
         let reader = top.reader
-        let wrapper = try reader.object(node, path, keys: jointKinds)
-        guard wrapper.members.count == 1, let member = wrapper.members.first else {
-            let got = wrapper.members.isEmpty ? "none" : wrapper.members.map { "\"\($0.key)\"" }.joined(separator: ", ")
+        let wrapper = try reader.object(node, path, keys: jointKinds + ["id"])
+        let kinds = wrapper.members.filter { $0.key != "id" }
+        guard kinds.count == 1, let member = kinds.first else {
+            let got = kinds.isEmpty ? "none" : kinds.map { "\"\($0.key)\"" }.joined(separator: ", ")
             throw reader.error(
                 at: node, path,
                 "a joint is an object with exactly one key naming its kind "
@@ -179,7 +180,8 @@ extension ScenarioLoader {
             maxForce: object.optionalNumber("maxForce", .nonNegative(max: limits.maxJointForce)),
             errorBias: object.optionalNumber("errorBias", .closed(0, 1)),
             maxBias: object.optionalNumber("maxBias", .nonNegative(max: limits.maxJointForce)),
-            collideBodies: object["collideBodies"] == nil ? nil : object.bool("collideBodies", default: true))
+            collideBodies: object["collideBodies"] == nil ? nil : object.bool("collideBodies", default: true),
+            id: wrapper["id"] == nil ? nil : wrapper.string("id", default: nil, allowEmpty: false))
     }
 
     /// `a` or `b`: `"static"`, or the id of a crate or body.
@@ -374,7 +376,7 @@ extension ScenarioLoader {
     /// `k` from the bodies' masses and moments; blamed on `stiffness`. `damping` needs no such
     /// bound: Chipmunk applies it implicitly (`1 − exp(−damping·dt·k)` of the relative velocity
     /// removed per step, never more than all of it).
-    private static func checkSpringStep(
+    static func checkSpringStep(
         _ kind: JointParameters, _ object: ObjectReader, a: JointTargets.Target,
         b: JointTargets.Target, dt: Double
     ) throws(InputError) {

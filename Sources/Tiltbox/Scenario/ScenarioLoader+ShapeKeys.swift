@@ -108,5 +108,10 @@ extension Scenario {
                 bodies[i].shapes[j].collision = bodies[i].shapes[j].collision.numbered(numbers)
             }
         }
+        for i in timeline.entries.indices {
+            guard case .spawn(var body) = timeline.entries[i].action else { continue }
+            for j in body.shapes.indices { body.shapes[j].collision = body.shapes[j].collision.numbered(numbers) }
+            timeline.entries[i].action = .spawn(body)
+        }
     }
 }

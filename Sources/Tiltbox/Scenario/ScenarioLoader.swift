@@ -133,7 +133,7 @@ public enum ScenarioLoader {
     /// (docs/schema/scenario.schema.json): any string, read and ignored.
     static let topKeys = [
         "format", "name", "description", "world", "timestep", "duration",
-        "walls", "segments", "crates", "grids", "bodies", "joints", "tilt", schemaKey,
+        "walls", "segments", "crates", "grids", "bodies", "joints", "tilt", "timeline", schemaKey,
     ]
     /// The key editors read to find the file's JSON Schema; its value is not used.
     static let schemaKey = "$schema"
@@ -223,6 +223,7 @@ public enum ScenarioLoader {
             name: name, description: description, world: world, timestep: timestep,
             duration: duration, walls: walls, segments: segments, crates: crates, bodies: bodies,
             joints: joints, tilt: tilt)
+        scenario.timeline = try timeline(top, scenario: scenario)
         scenario.numberCollisionTypes(collisionTypeOrder(root))
         try checkHashCells(scenario, worldObject: worldObject)
         try checkHashExtent(scenario, worldObject: worldObject)

@@ -11,6 +11,10 @@ import Synchronization
 /// takes blocks, and the records in them, in order, so the trace and its digest are
 /// exactly what writing inline would give.
 ///
+/// Records may differ in length (a timeline's spawns and removals change the bodies a record
+/// lists), and event lines (`TraceEvent`) ride in the block before the record they precede, so
+/// the writer thread writes them in the order they were submitted.
+///
 /// The pipeline owns the encoder behind a `Mutex`: the writer thread and the owner
 /// (through `withEncoder`) can only reach it under the lock. The blocks are guarded by
 /// `condition` and by who owns which block (the loop the one it fills, the writer thread
@@ -24,20 +28,15 @@ final class RecordPipeline: @unchecked Sendable {
     /// State bytes per block at most (large scenes hold fewer records per block, at least one).
     static let blockBytes = 256 * 1024
 
-    /// Records one block holds.
+    /// Records one block holds at most (fewer when they are long: see `blockBytes`).
     let recordsPerBlock: Int
     private let encoder: Mutex<TraceEncoder>
-    private let values: Int
-    /// Doubles per row: `t`, `gx`, `gy`, then the states.
-    private let rowLength: Int
-    private let rows: UnsafeMutableBufferPointer<Double>
-    private let steps: UnsafeMutableBufferPointer<Int>
-    /// Records in each queued block (set by the loop before it queues the block).
-    private let blockCounts: UnsafeMutableBufferPointer<Int>
+    /// Doubles one block holds before it is handed over (at least one record's).
+    private let blockValues: Int
+    private let blocks: [RecordBlock]
 
     // Owned by the loop (the single producer).
     private var filling = 0 // the block being filled
-    private var filled = 0 // records in it so far
 
     // Guarded by `condition`.
     private let condition = NSCondition()
@@ -49,22 +48,15 @@ final class RecordPipeline: @unchecked Sendable {
 
     init(encoder: sending TraceEncoder, valuesPerRecord: Int) {
         self.encoder = Mutex(encoder)
-        values = valuesPerRecord
-        rowLength = 3 + valuesPerRecord
+        let rowLength = 3 + valuesPerRecord
         recordsPerBlock = max(1, min(Self.maximumRecordsPerBlock, Self.blockBytes / (8 * rowLength)))
-        rows = .allocate(capacity: Self.depth * recordsPerBlock * rowLength)
-        steps = .allocate(capacity: Self.depth * recordsPerBlock)
-        blockCounts = .allocate(capacity: Self.depth)
-        blockCounts.initialize(repeating: 0)
+        let perBlock = max(1, min(Self.maximumRecordsPerBlock, Self.blockBytes / (8 * rowLength)))
+        let values = max(rowLength, Self.blockBytes / 8)
+        blockValues = values
+        blocks = (0..<Self.depth).map { _ in RecordBlock(capacity: min(values, perBlock * rowLength)) }
         let thread = Thread { [self] in run() }
         thread.name = "tiltbox trace writer"
         thread.start()
-    }
-
-    deinit {
-        rows.deallocate()
-        steps.deallocate()
-        blockCounts.deallocate()
     }
 
     /// Copies a record into the block being filled (no lock); hands the block to the
@@ -72,35 +64,36 @@ final class RecordPipeline: @unchecked Sendable {
     ///
     /// - Throws: the writer thread's first write error, at the first hand-over after it.
     func submit(step: Int, t: Double, gravity: Vec2, states: UnsafeBufferPointer<Double>) throws(TraceWriteError) {
-        let index = filling * recordsPerBlock + filled
-        let row = rows.baseAddress! + index * rowLength
-        row[0] = t
-        row[1] = gravity.x
-        row[2] = gravity.y
-        if values > 0, let source = states.baseAddress {
-            (row + 3).update(from: source, count: values)
+        var block = blocks[filling]
+        if !block.records.isEmpty && block.used + 3 + states.count > blockValues {
+            if let error = handOver() { throw error }
+            block = blocks[filling]
         }
-        steps[index] = step
-        filled += 1
-        if filled == recordsPerBlock {
+        block.append(step: step, t: t, gravity: gravity, states: states)
+        if block.records.count == recordsPerBlock || block.used >= blockValues {
             if let error = handOver() { throw error }
         }
     }
 
-    /// Queues the block being filled (when it holds records) and moves to the next one,
-    /// waiting until it is free. Returns the writer thread's failure, if any.
+    /// Queues an event line for the writer thread, before the next record submitted.
+    func submit(event: TraceEvent) {
+        blocks[filling].events.append((before: blocks[filling].records.count, event: event))
+    }
+
+    /// Queues the block being filled (when it holds records or events) and moves to the next
+    /// one, waiting until it is free. Returns the writer thread's failure, if any.
     private func handOver() -> TraceWriteError? {
         condition.lock()
         defer { condition.unlock() }
-        if filled > 0 && !stopped {
-            blockCounts[filling] = filled
+        if !blocks[filling].isEmpty && !stopped {
             queued += 1
             filling = (filling + 1) % Self.depth
-            filled = 0
             condition.broadcast()
             // The next block is free once fewer than `depth` are queued; the writer
             // thread formats every queued block, failed or not, so this ends.
             while queued == Self.depth && !stopped { condition.wait() }
+            // Free now: the writer thread is done with it.
+            blocks[filling].reset()
         }
         return failure
     }
@@ -136,12 +129,13 @@ final class RecordPipeline: @unchecked Sendable {
         while true {
             while queued == 0 && !stopping { condition.wait() }
             if queued == 0 { break }
-            let block = BlockRecords(pipeline: self, block: first)
+            let block = blocks[first]
             condition.unlock()
             let error = encoder.withLock { encoder in
-                block.forEach { step, t, gravity, states in
-                    encoder.appendRecord(step: step, t: t, gravity: gravity, states: states)
-                }
+                block.forEach(
+                    record: { step, t, gravity, states in
+                        encoder.appendRecord(step: step, t: t, gravity: gravity, states: states)
+                    }, event: { encoder.appendEvent($0) })
                 return encoder.failure
             }
             condition.lock()
@@ -154,29 +148,80 @@ final class RecordPipeline: @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
     }
+}
 
-    /// The rows of one queued block, which the writer thread owns until it dequeues it
-    /// (the ring's protocol, guarded by `condition`), so reading them outside the lock is safe.
-    private struct BlockRecords: @unchecked Sendable {
-        let rows: UnsafePointer<Double>
-        let steps: UnsafePointer<Int>
-        let count: Int
-        let rowLength: Int
+/// One block of the ring: records laid out one after another (`t`, `gx`, `gy`, then the
+/// states) and the events that come before each. Owned by the loop while it fills it and by the
+/// writer thread while it is queued (the ring's protocol, guarded by the pipeline's
+/// `condition`), never by both, hence `@unchecked Sendable`.
+private final class RecordBlock: @unchecked Sendable {
+    struct Entry {
+        var step: Int
+        var start: Int
+        var count: Int
+    }
 
-        init(pipeline: RecordPipeline, block: Int) {
-            let start = block * pipeline.recordsPerBlock
-            rows = UnsafePointer(pipeline.rows.baseAddress! + start * pipeline.rowLength)
-            steps = UnsafePointer(pipeline.steps.baseAddress! + start)
-            count = pipeline.blockCounts[block]
-            rowLength = pipeline.rowLength
+    private(set) var values: UnsafeMutablePointer<Double>
+    private(set) var capacity: Int
+    private(set) var used = 0
+    private(set) var records: [Entry] = []
+    /// Each event with the number of records of this block written before it.
+    var events: [(before: Int, event: TraceEvent)] = []
+
+    init(capacity: Int) {
+        self.capacity = max(1, capacity)
+        values = .allocate(capacity: self.capacity)
+        records.reserveCapacity(RecordPipeline.maximumRecordsPerBlock)
+    }
+
+    deinit { values.deallocate() }
+
+    var isEmpty: Bool { records.isEmpty && events.isEmpty }
+
+    func reset() {
+        used = 0
+        records.removeAll(keepingCapacity: true)
+        events.removeAll(keepingCapacity: true)
+    }
+
+    func append(step: Int, t: Double, gravity: Vec2, states: UnsafeBufferPointer<Double>) {
+        let needed = 3 + states.count
+        if used + needed > capacity {
+            // A long record (bodies spawned): grow, keeping what the block holds.
+            let grown = max(capacity * 2, used + needed)
+            let moved = UnsafeMutablePointer<Double>.allocate(capacity: grown)
+            moved.moveInitialize(from: values, count: used)
+            values.deallocate()
+            values = moved
+            capacity = grown
         }
+        let row = values + used
+        row[0] = t
+        row[1] = gravity.x
+        row[2] = gravity.y
+        if let source = states.baseAddress, states.count > 0 {
+            (row + 3).update(from: source, count: states.count)
+        }
+        records.append(Entry(step: step, start: used, count: states.count))
+        used += needed
+    }
 
-        func forEach(_ body: (_ step: Int, _ t: Double, _ gravity: Vec2, _ states: UnsafeBufferPointer<Double>) -> Void)
-        {
-            for i in 0..<count {
-                let row = rows + i * rowLength
-                body(steps[i], row[0], Vec2(row[1], row[2]), UnsafeBufferPointer(start: row + 3, count: rowLength - 3))
+    func forEach(
+        record: (_ step: Int, _ t: Double, _ gravity: Vec2, _ states: UnsafeBufferPointer<Double>) -> Void,
+        event: (TraceEvent) -> Void
+    ) {
+        var nextEvent = 0
+        for (i, entry) in records.enumerated() {
+            while nextEvent < events.count && events[nextEvent].before <= i {
+                event(events[nextEvent].event)
+                nextEvent += 1
             }
+            let row = values + entry.start
+            record(entry.step, row[0], Vec2(row[1], row[2]), UnsafeBufferPointer(start: row + 3, count: entry.count))
+        }
+        while nextEvent < events.count {
+            event(events[nextEvent].event)
+            nextEvent += 1
         }
     }
 }

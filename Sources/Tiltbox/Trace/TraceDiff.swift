@@ -3,7 +3,8 @@
 /// Order of the checks: the headers (`bodies`, `fields`, `dt`, `every`; the scenario
 /// name only when the bodies differ too, to say so; the engine text and the optional
 /// keys are not compared), then the records
-/// in order (step number, then `t`, `g.x`, `g.y`, then each body's fields in header
+/// in order (the event lines before each record first, in order: the first that differs, or
+/// that one side lacks, is a divergence; then the step number, then `t`, `g.x`, `g.y`, then each body's fields in header
 /// order; when either record is a hash trace's, its hash against the other's, computed
 /// from its states when it holds them), then a record present in only one trace, then the end lines (both present,
 /// same kind, same step count; `droppedTime` depends on the frame clock, not the
@@ -46,8 +47,12 @@ public enum TraceDiff {
         let perBody = header.fields.count
         var index = 0
         var lastStep: Int?
+        // The bodies present, the same on both sides while their events agree.
+        var presence = TracePresence(header: header)
         while true {
             let ra = try a.next(), rb = try b.next()
+            if let divergence = compareEvents(a.events, b.events) { return .diverged(divergence) }
+            for event in a.events { presence.apply(event) }
             guard let ra, let rb else {
                 if let missing = ra ?? rb {
                     // One trace has a record the other lacks; read the shorter one's end (already read).
@@ -83,11 +88,12 @@ public enum TraceDiff {
                 continue
             }
             // The reader guarantees these counts; a hand-built Trace might not.
+            let values = presence.valuesPerRecord(fields: perBody)
             precondition(
-                ra.states.count == header.valuesPerRecord && rb.states.count == header.valuesPerRecord,
-                "record states do not match the header")
+                ra.states.count == values && rb.states.count == values,
+                "record states do not match the bodies present")
             for i in 0..<ra.states.count where !agree(ra.states[i], rb.states[i], tolerance) {
-                return difference(header.bodies[i / perBody], header.fields[i % perBody], ra.states[i], rb.states[i])
+                return difference(presence.bodies[i / perBody], header.fields[i % perBody], ra.states[i], rb.states[i])
             }
             index += 1
             lastStep = ra.step
@@ -120,6 +126,23 @@ public enum TraceDiff {
         return tolerance > 0 && abs(a - b) <= tolerance
     }
 
+    /// The first difference between the event lines two traces hold at the same place.
+    /// Events compare exactly (their `t` bit for bit), whatever the tolerance: they say which
+    /// bodies exist, not where.
+    private static func compareEvents(_ a: [TraceEvent], _ b: [TraceEvent]) -> TraceDivergence? {
+        if a == b { return nil }
+        for i in 0..<max(a.count, b.count) {
+            let ea = i < a.count ? a[i] : nil, eb = i < b.count ? b[i] : nil
+            if ea == eb { continue }
+            if let ea, let eb, ea.step == eb.step, ea.change == eb.change, ea.t.bitPattern == eb.t.bitPattern {
+                continue
+            }
+            let first = (ea ?? eb)!
+            return .event(step: first.step, time: first.t, a: ea, b: eb)
+        }
+        return nil
+    }
+
     private static func compareHeaders(_ a: TraceHeader, _ b: TraceHeader) -> TraceDivergence? {
         TraceHeaderMismatch.between(a, b, compareScenarioNames: false).map { .header($0) }
     }
@@ -149,16 +172,25 @@ private protocol RecordSource {
     var header: TraceHeader { get }
     /// The end line, once `next()` has returned `nil`.
     var end: TraceEndLine? { get }
+    /// The events read before the record `next()` returned last (or before the end).
+    var events: [TraceEvent] { get }
     func next() throws(InputError) -> TraceRecord?
 }
 
 private final class MemoryRecords: RecordSource {
     let trace: Trace
     private var index = 0
+    private var nextEvent = 0
+    private(set) var events: [TraceEvent] = []
     init(_ trace: Trace) { self.trace = trace }
     var header: TraceHeader { trace.header }
     var end: TraceEndLine? { trace.end }
     func next() throws(InputError) -> TraceRecord? {
+        events.removeAll()
+        while nextEvent < trace.events.count && trace.events[nextEvent].beforeRecord <= index {
+            events.append(trace.events[nextEvent].event)
+            nextEvent += 1
+        }
         guard index < trace.records.count else { return nil }
         defer { index += 1 }
         return trace.records[index]
@@ -170,5 +202,6 @@ private struct StreamRecords: RecordSource {
     init(_ stream: TraceStream) { self.stream = stream }
     var header: TraceHeader { stream.header }
     var end: TraceEndLine? { stream.end }
+    var events: [TraceEvent] { stream.events }
     func next() throws(InputError) -> TraceRecord? { try stream.next() }
 }

@@ -34,6 +34,10 @@ public enum TraceDivergence: Hashable, Sendable, CustomStringConvertible {
     case missingRecord(step: Int, time: Double, missingFrom: Side, truncated: Bool)
     /// All records agree but the ends do not.
     case end(EndMismatch)
+    /// The first event lines that differ (docs/formats.md §8), before the record of `step` (or
+    /// the end); `nil` on a side that has no event there. `step` and `time` are the first
+    /// trace's event's, else the second's.
+    case event(step: Int, time: Double, a: TraceEvent?, b: TraceEvent?)
 
     /// One line naming the traces "the first trace" and "the second trace" (`describe(.unnamed)`).
     public var description: String { describe(.unnamed) }
@@ -65,6 +69,18 @@ public enum TraceDivergence: Hashable, Sendable, CustomStringConvertible {
             return
                 "first divergence at step \(step) (t = \(NumberFormat.shortest(time))): \(sides.name(side)) ends before it"
                 + (truncated ? " without an end line (truncated)" : "")
+        case .event(let step, let time, let a, let b):
+            let at = "first divergence at step \(step) (t = \(NumberFormat.shortest(time))): "
+            switch (a, b) {
+            case (let a?, let b?):
+                return at + "the events differ: \(sides.aTrace) \(a), \(sides.bTrace) \(b)"
+            case (let a?, nil):
+                return at + "\(sides.bTrace) lacks the event \(a)"
+            case (nil, let b?):
+                return at + "\(sides.aTrace) lacks the event \(b)"
+            case (nil, nil):
+                return at + "the events differ"
+            }
         case .end(let mismatch):
             switch mismatch {
             case .missingEndLine(let side, let afterStep):

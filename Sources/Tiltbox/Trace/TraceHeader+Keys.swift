@@ -87,10 +87,17 @@ extension TraceHeader.Segment {
 
 extension TraceHeader.JointOutline {
     /// `{"kind":K,"a":ID,"b":ID,"anchorA":[x,y],"anchorB":[x,y]}` and a groove joint's
-    /// `"groove":[[x,y],[x,y]]`; `a` and `b` must name one of `bodies` or `"static"`.
+    /// `"groove":[[x,y],[x,y]]`, and first its `"id"` when the joint has one (docs/formats.md §8);
+    /// `a` and `b` must name one of `bodies` or `"static"`.
     static func keys(bodies: [String]) -> [TraceHeaderKey<TraceHeader.JointOutline>] {
-        let end = TraceHeaderValue<String>.bodyID(among: Set(bodies))
+        keys(bodies: Set(bodies))
+    }
+
+    /// `keys(bodies:)` with the bodies as a set.
+    static func keys(bodies: Set<String>) -> [TraceHeaderKey<TraceHeader.JointOutline>] {
+        let end = TraceHeaderValue<String>.bodyID(among: bodies)
         return [
+            .optional("id", \.id, .string),
             .required("kind", \.kind, .string),
             .required("a", \.a, end),
             .required("b", \.b, end),

@@ -44,8 +44,13 @@ public enum TraceReader {
 
     private static func collect(_ stream: TraceStream) throws(InputError) -> Trace {
         var records: [TraceRecord] = []
-        while let record = try stream.next() { records.append(record) }
-        return Trace(header: stream.header, records: records, end: stream.end)
+        var events: [TraceEventLine] = []
+        while let record = try stream.next() {
+            for event in stream.events { events.append(TraceEventLine(event: event, beforeRecord: records.count)) }
+            records.append(record)
+        }
+        for event in stream.events { events.append(TraceEventLine(event: event, beforeRecord: records.count)) }
+        return Trace(header: stream.header, records: records, end: stream.end, events: events)
     }
 }
 
@@ -65,8 +70,16 @@ public final class TraceStream {
     /// The longest record line: room for every value in shortest form (at most 24
     /// characters and a comma each), twice over for spaces, plus 4 KiB.
     public static func maxRecordLineBytes(for header: TraceHeader) -> Int {
-        4096 + 2 * header.bodies.count * (header.fields.count * 25 + 3)
+        maxRecordLineBytes(bodies: header.bodies.count, fields: header.fields.count)
     }
+
+    /// The longest record line of `bodies` bodies of `fields` values each (see above).
+    static func maxRecordLineBytes(bodies: Int, fields: Int) -> Int {
+        4096 + 2 * bodies * (fields * 25 + 3)
+    }
+
+    /// The longest event line: a spawned body's shapes are bounded by what a scenario may hold (16 MiB).
+    public static let maxEventLineBytes = 16 << 20
 
     /// The file as named in errors.
     public let file: String
@@ -74,6 +87,12 @@ public final class TraceStream {
     public let header: TraceHeader
     /// The end line, once `next()` has returned `nil` (still `nil` for a truncated trace).
     public private(set) var end: TraceEndLine?
+    /// The event lines (docs/formats.md §8) read just before the record `next()` returned
+    /// last (or, once it returned `nil`, before the end line), in file order.
+    public private(set) var events: [TraceEvent] = []
+    /// The bodies and joints present at the record `next()` returned last: the header's,
+    /// changed by every event read so far. A record's states follow `presence.bodies`.
+    public private(set) var presence: TracePresence
 
     private var lines: LineSource
     private var parser: TraceLineReader
@@ -132,15 +151,27 @@ public final class TraceStream {
         }
         self.parser = parser
         self.header = header!
+        presence = TracePresence(header: header!)
     }
 
     deinit { lines.close() }
 
     /// The next record, or `nil` after the last (then `end` is set when the trace has one).
     public func next() throws(InputError) -> TraceRecord? {
+        events.removeAll()
+        return try nextRecord()
+    }
+
+    private var lastEventStep: Int?
+
+    private func nextRecord() throws(InputError) -> TraceRecord? {
         guard !finished else { return nil }
-        let limit = Self.maxRecordLineBytes(for: header)
-        guard let node = try Self.nextNode(&lines, &parser, maxBytes: limit, options: JSONParser.Options()) else {
+        let limit = Self.maxRecordLineBytes(bodies: presence.bodies.count, fields: header.fields.count)
+        guard
+            let node = try Self.nextNode(
+                &lines, &parser, maxBytes: limit, options: JSONParser.Options(),
+                eventMaxBytes: max(limit, Self.maxEventLineBytes))
+        else {
             finished = true
             lines.close()
             return nil
@@ -164,9 +195,37 @@ public final class TraceStream {
             }
             end = endLine
             // Nothing may follow the end line: read on to prove it.
-            return try next()
+            return try nextRecord()
         }
-        let record = try parser.record(node, header: header, previousStep: lastStep)
+        if let eventNode = node["event"] {
+            let event = try parser.event(node, present: presence)
+            // An event comes after the records of earlier steps and the events before it.
+            if let lastStep, event.step <= lastStep {
+                throw parser.error(
+                    at: node["step"] ?? eventNode, path: "step",
+                    reason: "event of step \(event.step) after the record of step \(lastStep) "
+                        + "(an event comes before the first record that shows it)")
+            }
+            if let lastEventStep, event.step < lastEventStep {
+                throw parser.error(
+                    at: node["step"] ?? eventNode, path: "step",
+                    reason:
+                        "event of step \(event.step) after an event of step \(lastEventStep) (events come in step order)"
+                )
+            }
+            lastEventStep = event.step
+            presence.apply(event)
+            events.append(event)
+            return try nextRecord()
+        }
+        let record = try parser.record(node, header: header, bodies: presence.bodies, previousStep: lastStep)
+        if let lastEventStep, record.step < lastEventStep {
+            throw parser.error(
+                at: node["step"], path: "step",
+                reason:
+                    "record of step \(record.step) after an event of step \(lastEventStep) (an event comes before the first record that shows it)"
+            )
+        }
         record.states.withUnsafeBufferPointer { digest.addRecord(gravity: record.gravity, states: $0) }
         lastStep = record.step
         return record
@@ -184,12 +243,16 @@ public final class TraceStream {
         maxDepth: maxHeaderDepth, keptTopLevelKeys: Set(TraceHeader.keys.map(\.name)))
 
     private static func nextNode(
-        _ lines: inout LineSource, _ parser: inout TraceLineReader, maxBytes: Int, options: JSONParser.Options
+        _ lines: inout LineSource, _ parser: inout TraceLineReader, maxBytes: Int, options: JSONParser.Options,
+        eventMaxBytes: Int? = nil
     )
         throws(InputError) -> JSONNode?
     {
         while true {
-            guard let line = try lines.nextLine(maxBytes: maxBytes, file: parser.file) else { return nil }
+            guard
+                let line = try lines.nextLine(
+                    maxBytes: maxBytes, eventMaxBytes: eventMaxBytes ?? maxBytes, file: parser.file)
+            else { return nil }
             parser.lineNumber = lines.lineNumber
             let parsed: Result<JSONNode, JSONSyntaxError>? = lines.withLine(line) { bytes in
                 // The JSON layer skips a byte order mark; a trace, written by Tiltbox, never has one.
@@ -296,8 +359,9 @@ private struct LineSource {
 
     /// The next line (without its newline), `nil` at the end of the input.
     /// - Throws: at a control character (JSON allows none, not even in strings) or once
-    ///   the line passes `maxBytes`.
-    mutating func nextLine(maxBytes: Int, file: String) throws(InputError) -> Line? {
+    ///   the line passes `maxBytes` (`eventMaxBytes` for a line that starts as an event line,
+    ///   `{"event"`, as the writer writes them).
+    mutating func nextLine(maxBytes: Int, eventMaxBytes: Int, file: String) throws(InputError) -> Line? {
         // Drop the lines already returned once they are most of the buffer, so it
         // holds about one line and one chunk, without moving bytes on every line.
         if start > 0, start >= buffer.count / 2 {
@@ -306,6 +370,7 @@ private struct LineSource {
             start = 0
         }
         while true {
+            let maxBytes = startsEventLine() ? eventMaxBytes : maxBytes
             // Find the first newline or control character in what is not yet scanned,
             // looking no further than the line's limit.
             let stop = min(buffer.count, start + maxBytes + 1)
@@ -347,6 +412,16 @@ private struct LineSource {
             }
             try fill(file: file)
         }
+    }
+
+    private static let eventLineStart = Array(#"{"event""#.utf8)
+
+    /// Whether the line being read starts with `{"event"` (only known once that much is buffered).
+    private func startsEventLine() -> Bool {
+        let prefix = Self.eventLineStart
+        guard buffer.count - start >= prefix.count else { return false }
+        for i in 0..<prefix.count where buffer[start + i] != prefix[i] { return false }
+        return true
     }
 
     private mutating func fill(file: String) throws(InputError) {
@@ -406,7 +481,9 @@ private func readBytes(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: 
 extension TraceLineReader {
     // MARK: Records
 
-    func record(_ node: JSONNode, header: TraceHeader, previousStep: Int?) throws(InputError) -> TraceRecord {
+    func record(_ node: JSONNode, header: TraceHeader, bodies present: [String], previousStep: Int?)
+        throws(InputError) -> TraceRecord
+    {
         guard let stepNode = node["step"] else {
             throw error(at: node, reason: "expected a record (with \"step\") or the end line (with \"end\")")
         }
@@ -428,10 +505,13 @@ extension TraceLineReader {
         }
         let statesNode = try member(node, "s")
         let bodies = try array(statesNode, "s")
-        guard bodies.count == header.bodies.count else {
+        guard bodies.count == present.count else {
             throw error(
                 at: statesNode, path: "s",
-                reason: "record has \(bodies.count) bodies, header lists \(header.bodies.count)")
+                reason: present == header.bodies
+                    ? "record has \(bodies.count) bodies, header lists \(header.bodies.count)"
+                    : "record has \(bodies.count) bodies, \(present.count) are present (the header's, with the events before it)"
+            )
         }
         let perBody = header.fields.count
         var states: [Double] = []
@@ -441,7 +521,7 @@ extension TraceLineReader {
             guard values.count == perBody else {
                 throw error(
                     at: body, path: "s[\(b)]",
-                    reason: "body \"\(header.bodies[b])\" has \(values.count) values, header lists \(perBody) fields")
+                    reason: "body \"\(present[b])\" has \(values.count) values, header lists \(perBody) fields")
             }
             for (f, value) in values.enumerated() {
                 guard let number = value.numberValue else {

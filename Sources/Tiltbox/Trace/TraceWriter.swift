@@ -49,8 +49,11 @@ public final class TraceWriter {
     private let temporaryPath: String?
     private let pipeline: RecordPipeline
     private var finished = false
-    /// `header.valuesPerRecord`, kept so a record does not read the header.
-    private let valuesPerRecord: Int
+    /// The bodies and joints present: the header's, changed by the events written (the loop's own).
+    public private(set) var presence: TracePresence
+    /// `presence.valuesPerRecord(fields:)`, kept up to date by `writeEvent`, so a record does
+    /// not compute it.
+    private var valuesPerRecord: Int
 
     /// Creates the trace for `path` (a temporary file beside it, for a regular file) and
     /// writes its header line.
@@ -66,7 +69,8 @@ public final class TraceWriter {
         self.header = header
         self.path = path
         self.flushThreshold = max(1, flushThreshold)
-        valuesPerRecord = header.valuesPerRecord
+        presence = TracePresence(header: header)
+        valuesPerRecord = presence.valuesPerRecord(fields: header.fields.count)
         file = try TraceFile.open(path)
         temporaryPath = file.temporaryPath
         let sink: TraceByteSink
@@ -148,7 +152,7 @@ public final class TraceWriter {
     ///   - t: simulated time in seconds (`step · dt`).
     ///   - gravity: the gravity used for this step, in units/s².
     ///   - states: every body's fields in header order, flat: `fields.count` values per
-    ///     body, `bodies.count` bodies.
+    ///     body present (`presence.bodies`: the header's `bodies`, changed by the events written).
     /// - Throws: the first write error, once the writer thread has met it.
     /// - Precondition: every value is finite. A run checks its states first and, at the
     ///   first non-finite one, ends the trace with `finish(.error(...))` instead.
@@ -158,7 +162,8 @@ public final class TraceWriter {
         precondition(!finished, "TraceWriter: writeRecord after finish")
         precondition(
             states.count == valuesPerRecord,
-            "TraceWriter: \(states.count) state values, the header needs \(valuesPerRecord)")
+            "TraceWriter: \(states.count) state values, the bodies present need \(presence.bodies.count) × \(header.fields.count)"
+        )
         precondition(t.isFinite && gravity.isFinite, "TraceWriter: non-finite time or gravity at step \(step)")
         // JSON has no NaN or infinity: the run loop must stop (and end the trace with
         // `.error`) before recording a non-finite state. One tight pass checks them all.
@@ -167,7 +172,7 @@ public final class TraceWriter {
         if !finite, let bad = states.firstIndex(where: { !$0.isFinite }) {
             let perBody = header.fields.count
             preconditionFailure(
-                "TraceWriter: non-finite \(header.fields[bad % perBody]) of body \(header.bodies[bad / perBody]) at step \(step)"
+                "TraceWriter: non-finite \(header.fields[bad % perBody]) of body \(presence.bodies[bad / perBody]) at step \(step)"
             )
         }
         try pipeline.submit(step: step, t: t, gravity: gravity, states: states)
@@ -182,6 +187,24 @@ public final class TraceWriter {
         precondition(!finished, "TraceWriter: writeRecord after finish")
         precondition(states.count == valuesPerRecord, "TraceWriter: wrong number of state values")
         try pipeline.submit(step: step, t: t, gravity: gravity, states: states)
+    }
+
+    /// Queues an event line (docs/formats.md §8, "Trace") to be written before the next record,
+    /// and applies it to `presence`, so the records after it list the bodies present then.
+    /// Event lines are not part of the digest.
+    /// - Precondition: the event fits the bodies and joints present (a spawned id is new, a
+    ///   removed body is present).
+    public func writeEvent(_ event: TraceEvent) {
+        precondition(!finished, "TraceWriter: writeEvent after finish")
+        if case .spawn(let spawn) = event.change {
+            precondition(!presence.contains(spawn.body), "TraceWriter: body \(spawn.body) spawned twice")
+        }
+        if case .remove(let id, _) = event.change {
+            precondition(presence.contains(id), "TraceWriter: body \(id) removed but not present")
+        }
+        presence.apply(event)
+        valuesPerRecord = presence.valuesPerRecord(fields: header.fields.count)
+        pipeline.submit(event: event)
     }
 
     /// `writeRecord` for states held in an array (convenient in tests and tools).
@@ -303,6 +326,12 @@ final class TraceEncoder {
             digest.addRecord(gravity: gravity, states: states)
         }
         recordCount += 1
+        flushIfNeeded()
+    }
+
+    func appendEvent(_ event: TraceEvent) {
+        guard failure == nil else { return }
+        event.append(to: &buffer)
         flushIfNeeded()
     }
 

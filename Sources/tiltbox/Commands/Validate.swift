@@ -70,6 +70,10 @@ extension TiltboxCommand {
                 var line =
                     "ok: \(file): scenario '\(scenario.name)', \(PeopleText.count(scenario.crates.count, "crate")), \(Self.bodySummary(scenario))\(PeopleText.count(scenario.allSegments.count, "static segment")), \(joints)\(PeopleText.count(scenario.totalSteps, "step")) at \(PeopleText.hertz(scenario.timestep.hz)), \(scenario.world.spatialIndex.traceName)"
                 line += "; space: " + SpaceSettings.effective(for: scenario.world).summary
+                if !scenario.timeline.isEmpty {
+                    let actions = scenario.timeline.entries.reduce(0) { $0 + $1.count }
+                    line += "; timeline: \(PeopleText.count(actions, "action"))"
+                }
                 if let tilt = try plan.resolve().tilt {
                     line += "; tilt \(tilt.source): \(tilt.summary), \(plan.tiltFrame.orientation.rawValue)"
                 }

@@ -152,12 +152,15 @@ public struct JointSpec: Sendable, Equatable {
     public var maxBias: Double?
     /// `cpConstraintSetCollideBodies`; `nil` keeps Chipmunk's true.
     public var collideBodies: Bool?
+    /// The joint's `id` (docs/formats.md §8), by which timeline actions name it; `nil` when not given.
+    public var id: String?
 
     /// Creates a joint; each `nil` keeps the Chipmunk default of its `cpConstraintSet…` setter.
     public init(
         parameters: JointParameters, a: JointBody, b: JointBody, maxForce: Double? = nil, errorBias: Double? = nil,
-        maxBias: Double? = nil, collideBodies: Bool? = nil
+        maxBias: Double? = nil, collideBodies: Bool? = nil, id: String? = nil
     ) {
+        self.id = id
         self.parameters = parameters
         self.a = a
         self.b = b

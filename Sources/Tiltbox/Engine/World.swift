@@ -9,7 +9,7 @@ internal import CChipmunk
 /// process on a failed assertion.
 public final class World {
     /// Every body in trace order: a scenario's crates, then its other bodies.
-    public internal(set) var bodies: [Body] {
+    @exclusivity(unchecked) public internal(set) var bodies: [Body] {
         // Spawns and removals change the bodies: the per-step read follows them.
         didSet { rebuildStateReaders() }
     }
@@ -20,9 +20,9 @@ public final class World {
     /// before any body it joins, whatever order these properties are released in.
     /// Set once, at the end of `init` (after the kinematic bodies take their step-0 poses).
     var joints: [Joint] = []
-    private var currentGravity: Vec2
+    @exclusivity(unchecked) private var currentGravity: Vec2
     /// The kinematic bodies that follow a path.
-    var driven: [Body]
+    @exclusivity(unchecked) var driven: [Body]
     /// Steps taken, for attributing Chipmunk's messages.
     /// (`@exclusivity(unchecked)`: touched by the stepping thread alone, once a step, where
     /// the run-time exclusivity check would cost more than the rest of the wrapper's step.)
@@ -35,8 +35,8 @@ public final class World {
     /// Each body's `cpBody` in trace order, and whether its x, y is its origin (1) or its
     /// centre (0, a crate), for `tiltbox_read_states`: the per-step read goes through
     /// these instead of the `Body` objects (one C call for the world, no reference counting).
-    private var stateBodies: [UnsafeMutablePointer<cpBody>?] = []
-    private var stateOrigins: [UInt8] = []
+    @exclusivity(unchecked) private var stateBodies: [UnsafeMutablePointer<cpBody>?] = []
+    @exclusivity(unchecked) private var stateOrigins: [UInt8] = []
     /// For each body in trace order, the distance from its origin to its farthest shape point.
     var reaches: [Double]
     private let dt: Double
@@ -177,9 +177,10 @@ public final class World {
     }
 
     /// `readStates(into:)`, then the divergence `firstDivergence(in:)` finds in what was read:
-    /// the step loop's one pass over the states. The values are read and checked against
-    /// `divergenceLimit` in one C loop (`tiltbox_read_states`); the body and field are only
-    /// looked for when a value is out of range (or, with a spatial hash, checked in Swift).
+    /// the step loop's one pass over the states. The values are read in one C loop
+    /// (`tiltbox_read_states`) that also adds up their magnitudes; only when that sum is
+    /// beyond `divergenceLimit` (or not finite), or with a spatial hash, does `firstDivergence`
+    /// look at each value, so the result is always exactly `firstDivergence`'s.
     /// Allocates nothing.
     public func readStatesFindingDivergence(into buffer: UnsafeMutableBufferPointer<Double>) -> WorldDivergence? {
         let inRange = readStatesInRange(into: buffer)
@@ -193,16 +194,18 @@ public final class World {
         stateOrigins = bodies.map { $0.centreIsOrigin ? 0 : 1 }
     }
 
-    /// Reads every state into `buffer`; false when a value is beyond `divergenceLimit` or not finite.
+    /// Reads every state into `buffer`; true when they are all within `divergenceLimit` (false
+    /// may also mean only that their magnitudes add up to more: then `firstDivergence` decides).
     private func readStatesInRange(into buffer: UnsafeMutableBufferPointer<Double>) -> Bool {
         precondition(buffer.count >= bodyCount * BodyStateLayout.count)
         precondition(stateBodies.count == bodyCount)
-        stateBodies.withUnsafeBufferPointer { pointers in
+        return stateBodies.withUnsafeBufferPointer { pointers in
             stateOrigins.withUnsafeBufferPointer { origins in
-                tiltbox_read_states(pointers.baseAddress, origins.baseAddress, pointers.count, buffer.baseAddress)
+                tiltbox_read_states(
+                    pointers.baseAddress, origins.baseAddress, pointers.count, buffer.baseAddress,
+                    World.divergenceLimit) != 0
             }
         }
-        return tiltbox_values_within(buffer.baseAddress, bodyCount * BodyStateLayout.count, World.divergenceLimit) != 0
     }
 
     /// The first body whose state is unusable for the next step: a value non-finite or beyond

@@ -112,13 +112,18 @@ public final class RunSession {
     // more than the rest of the wrapper's work in a step of a small scene.
     @exclusivity(unchecked) private var stepper: FixedStepper
     private let recording: RecordingSink
-    private var sinks: [any RecordSink]
+    @exclusivity(unchecked) private var sinks: [any RecordSink]
     /// The sinks given every step (`recordsEveryStep`), a subset of `sinks`.
-    private var everyStepSinks: [any RecordSink]
+    @exclusivity(unchecked) private var everyStepSinks: [any RecordSink]
     @exclusivity(unchecked) private var states: [Double]
     @exclusivity(unchecked) private var previousStates: [Double]
     @exclusivity(unchecked) private var appliedGravity: Vec2
-    @exclusivity(unchecked) private var ended: RunOutcome?
+    @exclusivity(unchecked) private var ended: RunOutcome? {
+        didSet { running = ended == nil }
+    }
+    /// `ended == nil`, kept as a flag: the step loop tests it every step and a flag costs
+    /// less than a look at the enum's payload.
+    @exclusivity(unchecked) private var running = true
     private var writeFailure: (any Error)?
     private var started = false
     private var startedAt = 0.0
@@ -128,9 +133,9 @@ public final class RunSession {
     /// The timeline's player; `nil` for a scenario without a timeline.
     @exclusivity(unchecked) private var player: TimelinePlayer?
     /// Events not yet given to the sinks of recorded steps (all but the every-step ones).
-    private var pendingEvents: [TraceEvent] = []
+    @exclusivity(unchecked) private var pendingEvents: [TraceEvent] = []
     /// Events not yet given to the every-step sinks.
-    private var pendingEveryStepEvents: [TraceEvent] = []
+    @exclusivity(unchecked) private var pendingEveryStepEvents: [TraceEvent] = []
     /// The joints at start, before the timeline's step-0 actions: the trace header's `joints`.
     private let startJointOutlines: [JointOutline]
 
@@ -248,7 +253,7 @@ public final class RunSession {
     @discardableResult
     public func advance(frameDuration: Double, shouldStop: () -> Bool = { false }) throws -> FixedStepper.FrameReport {
         try start()
-        guard ended == nil else { return FixedStepper.FrameReport(steps: 0, droppedSteps: 0) }
+        guard running else { return FixedStepper.FrameReport(steps: 0, droppedSteps: 0) }
         let remaining = totalSteps - stepper.stepCount
         var report = FixedStepper.FrameReport(steps: 0, droppedSteps: 0)
         // Steps of this frame drop nothing before the frame's last step: the dropped time is
@@ -264,12 +269,12 @@ public final class RunSession {
                 try physicsStep(n)
             }
         } catch StopSignal.stop {
-            if ended == nil { ended = .interrupted }
+            if running { ended = .interrupted }
         } catch {
             writeFailure = error
             throw error
         }
-        if ended == nil && stepper.stepCount >= totalSteps { ended = .complete }
+        if running && stepper.stepCount >= totalSteps { ended = .complete }
         return report
     }
 
@@ -279,7 +284,7 @@ public final class RunSession {
         onFrame: (RunSession) -> Void = { _ in }
     ) throws -> RunOutcome {
         try start()
-        while ended == nil {
+        while running {
             if shouldStop() {
                 watch?.acknowledge()
                 ended = .interrupted

@@ -201,12 +201,28 @@ soak: deps
 # Interleaved C/Tiltbox timing, the number writer (ns, and instructions under callgrind on
 # a copy without debug information: valgrind 3.19 cannot read the toolchain's DWARF) and
 # the targets met; BENCH_SIZES, BENCH_PAIRS, BENCH_STEPS, BENCH_HASH shorten or extend it.
+# Then the scenes (a 20-box stack, a 50-link pivot chain, Newton's cradle, a 30-base pyramid,
+# the 100- and 1000-crate piles): `tiltbox run`'s session, sinks and metrics beside the raw C
+# loop on Debian's Chipmunk and pymunk's step loop, interleaved (BENCH_ROUNDS rounds), with
+# callgrind's per-step figures of the real `tiltbox run` beside the times (scripts/step-cost.py).
+BENCH_ROUNDS ?= 5
 bench: deps
 	@command -v valgrind >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(APT_INSTALL) valgrind; }
 	@command -v objcopy >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(APT_INSTALL) binutils; }
+	@python3 -c "import sys, pymunk; sys.exit(pymunk.version != '7.3.1')" 2>/dev/null || { \
+		python3 -m pip --version >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(APT_INSTALL) python3-pip; }; \
+		echo "make: installing pymunk 7.3.1 with pip"; \
+		python3 -m pip install --user --break-system-packages pymunk==7.3.1 \
+			|| python3 -m pip install --user pymunk==7.3.1; \
+	}
 	$(SWIFT) build -c release --product tiltbox-bench
+	$(SWIFT) build -c release --product tiltbox
 	objcopy --strip-debug .build/release/tiltbox-bench .build/release/tiltbox-bench-stripped
+	objcopy --strip-debug .build/release/tiltbox .build/release/tiltbox-stripped
 	.build/release/tiltbox-bench --callgrind .build/release/tiltbox-bench-stripped
+	.build/release/tiltbox-bench --only scenes --pairs $(BENCH_ROUNDS) --steps 600 \
+		--callgrind .build/release/tiltbox-bench-stripped --step-cost scripts/step-cost.py \
+		--tiltbox .build/release/tiltbox-stripped
 
 # Spawns and removals against the same bodies present from the start: 10 000 balls spawned by
 # a timeline, each removed 100 steps later, against 100 balls present throughout, ns per step

@@ -38,9 +38,17 @@ let package = Package(
         // Shortest round-trip double formatting for traces: its own fast path, fmt's Dragonbox
         // (Debian's libfmt-dev, header-only) for the close calls, laid out exactly as Swift's description.
         .target(name: "CNumberFormat", cxxSettings: strictCXX),
+        // The trace digest's FNV-1a core over doubles (two instructions a byte on x86-64).
+        .target(name: "CDigest", cSettings: strictC),
         // The benchmark's reference scene in raw Chipmunk (used by tiltbox-bench and a test only).
         .target(
             name: "CReferencePile",
+            cSettings: strictC,
+            linkerSettings: [.linkedLibrary("chipmunk")]
+        ),
+        // The bench's small scenes (stack, pivot chain, cradle, pyramid) in raw Chipmunk (tiltbox-bench only).
+        .target(
+            name: "CReferenceScene",
             cSettings: strictC,
             linkerSettings: [.linkedLibrary("chipmunk")]
         ),
@@ -57,6 +65,7 @@ let package = Package(
             dependencies: [
                 "CChipmunk",
                 "CNumberFormat",
+                "CDigest",
                 "CProcessControl",
                 "CZstd",
                 "CFileSystem",
@@ -77,11 +86,15 @@ let package = Package(
         .executableTarget(name: "tiltbox-leakcheck", dependencies: ["Tiltbox"], swiftSettings: strictSwift),
         .executableTarget(
             name: "tiltbox-bench",
-            dependencies: ["Tiltbox", "CReferencePile", "CNumberFormat"],
+            dependencies: ["Tiltbox", "CReferencePile", "CReferenceScene", "CNumberFormat"],
             swiftSettings: strictSwift
         ),
         // The cost per step of spawns and removals against the same bodies present from the start.
         .executableTarget(name: "tiltbox-emitter-bench", dependencies: ["Tiltbox"], swiftSettings: strictSwift),
+        // Counts the calling thread's heap allocations (AllocationTests: a run's steps allocate nothing).
+        .target(name: "AllocationCounter", path: "Tests/AllocationCounter", cSettings: strictC),
+        .testTarget(
+            name: "AllocationTests", dependencies: ["Tiltbox", "AllocationCounter"], swiftSettings: strictSwift),
         .testTarget(name: "EngineTests", dependencies: ["Tiltbox", "CReferenceJoints"], swiftSettings: strictSwift),
         .testTarget(name: "BenchSceneTests", dependencies: ["Tiltbox", "CReferencePile"], swiftSettings: strictSwift),
         .testTarget(name: "SteppingTests", dependencies: ["Tiltbox"], swiftSettings: strictSwift),

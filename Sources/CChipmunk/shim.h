@@ -33,6 +33,40 @@ static inline void tiltbox_body_origin_state(cpBody *body, double *out) {
     out[5] = body->w;
 }
 
+/// Reads `count` bodies' states into out[0 ..< 6 * count], body after body, each as
+/// `tiltbox_body_origin_state` gives it when `origin[i]` is nonzero, else as
+/// `tiltbox_body_state`: the per-step read of a whole world in one call. Returns 1 when the sum
+/// of the magnitudes of the values read is at most `limit`, which holds them all within
+/// ±`limit` and finite (a sum of non-negative doubles, rounded, is never below any of its
+/// terms; a NaN or an infinity makes it fail); 0 otherwise, when the caller checks each value.
+static inline int tiltbox_read_states(cpBody *const *bodies, const unsigned char *origin, size_t count,
+                                      double *out, double limit) {
+    double sum = 0;
+    for (size_t i = 0; i < count; i++, out += 6) {
+        cpBody *body = bodies[i];
+        cpVect p = origin[i] ? cpBodyGetPosition(body) : body->p;
+        double a = body->a, vx = body->v.x, vy = body->v.y, w = body->w;
+        out[0] = p.x;
+        out[1] = p.y;
+        out[2] = a;
+        out[3] = vx;
+        out[4] = vy;
+        out[5] = w;
+        sum += ((fabs(p.x) + fabs(p.y)) + (fabs(a) + fabs(vx))) + (fabs(vy) + fabs(w));
+    }
+    return sum <= limit;
+}
+
+/// Whether the capture stream `stream` holds bytes written since it was last rewound: glibc's
+/// write pointer past its write base (what `ftell` computes, without its lock and seek).
+static inline int tiltbox_stream_has_output(FILE *stream) {
+#if defined(__GLIBC__)
+    return stream->_IO_write_ptr > stream->_IO_write_base;
+#else
+    return ftell(stream) > 0;
+#endif
+}
+
 /// Bytes Chipmunk has allocated for its contact and arbiter pools (blocks of
 /// CP_BUFFER_BYTES that a space keeps at their high-water mark until it is freed).
 static inline size_t tiltbox_space_pool_bytes(const cpSpace *space) {

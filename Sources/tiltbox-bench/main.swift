@@ -53,6 +53,17 @@ struct Options {
     /// A copy of this binary without debug information (valgrind 3.19 cannot read the
     /// toolchain's DWARF), run under callgrind to count the number formatter's instructions.
     var callgrind: String?
+    /// `--scene NAME` (repeatable): the scenes `--only scenes` and `--only scene-c|scene-run` use.
+    var scenes: [String] = []
+    /// `--write-scene NAME`: print that scene as a scenario file.
+    var writeScene: String?
+    /// pymunk's step loop (`--pymunk-script`, default `scripts/bench-pymunk.py`).
+    var pymunkScript = "scripts/bench-pymunk.py"
+    /// `--step-cost SCRIPT --tiltbox STRIPPED-TILTBOX`: callgrind's per-step figures of each scene.
+    var stepCostScript: String?
+    var tiltbox: String?
+    /// What `--only scene-run` writes: none, full or hashes.
+    var output = SceneOutput.none
 
     static func parse() -> Options {
         var o = Options()
@@ -82,9 +93,19 @@ struct Options {
             case "--hash": o.hash = hashSpec(value) ?? bad("--hash \(value)")
             case "--write-scenario": o.writeScenario = Int(value) ?? bad("--write-scenario \(value)")
             case "--callgrind": o.callgrind = value
+            case "--scene":
+                guard BenchScene.named(value) != nil else { usage("unknown scene \(value)") }
+                o.scenes.append(value)
+            case "--write-scene":
+                guard BenchScene.named(value) != nil else { usage("unknown scene \(value)") }
+                o.writeScene = value
+            case "--pymunk-script": o.pymunkScript = value
+            case "--step-cost": o.stepCostScript = value
+            case "--tiltbox": o.tiltbox = value
+            case "--output": o.output = SceneOutput(rawValue: value) ?? bad("--output \(value)")
             case "--only"
             where ["c", "numbers"].contains(value) || Variant(rawValue: value) != nil || value == "zst-ratio"
-                || value == "draw":
+                || value == "draw" || ["scenes", "scene-c", "scene-run"].contains(value):
                 o.only = value
             default: usage("unknown option \(flag)")
             }
@@ -107,7 +128,7 @@ func bad<T>(_ problem: String) -> T { usage(problem) }
 
 func usage(_ problem: String) -> Never {
     warn(
-        "tiltbox-bench: \(problem)\nusage: tiltbox-bench [--sizes 100,1000] [--pairs 5] [--steps 1200] [--callgrind STRIPPED-BINARY] [--hash CELL:COUNT] [--write-scenario N] [--only c|none|full|every10|hashes|zst|numbers|zst-ratio|draw]\n"
+        "tiltbox-bench: \(problem)\nusage: tiltbox-bench [--sizes 100,1000] [--pairs 5] [--steps 1200] [--callgrind STRIPPED-BINARY] [--hash CELL:COUNT] [--write-scenario N] [--only c|none|full|every10|hashes|zst|numbers|zst-ratio|draw|scenes|scene-c|scene-run] [--scene NAME]... [--write-scene NAME] [--output none|full|hashes] [--pymunk-script PATH] [--step-cost SCRIPT --tiltbox STRIPPED-TILTBOX]\nscenes: \(BenchScene.all.map(\.name).joined(separator: ", "))\n"
     )
     exit(2)
 }
@@ -350,6 +371,10 @@ if let n = options.writeScenario {
     print(scenarioJSON(n: n), terminator: "")
     exit(0)
 }
+if let name = options.writeScene, let scene = BenchScene.named(name) {
+    print(scene.scenarioJSON, terminator: "")
+    exit(0)
+}
 
 // Debian's debug Chipmunk prints a banner at the first cpSpaceNew of the process:
 // let Tiltbox's engine create the first space (it silences the banner).
@@ -383,6 +408,39 @@ if options.only == "draw" {
         print(
             "N=\(n) draw: \(fmt(result.nanosecondsPerFrame, 0)) ns/frame (\(fmt(result.nanosecondsPerFrame / 1e6, 3)) ms, \(drawColumns)×\(drawRows) cells, \(result.bytes) bytes; median of \(frames))"
         )
+    }
+    exit(0)
+}
+
+if let only = options.only, only.hasPrefix("scene") {
+    let scenes = (options.scenes.isEmpty ? BenchScene.all.map(\.name) : options.scenes).compactMap(BenchScene.named)
+    switch only {
+    case "scene-c":
+        // One raw C run of each scene (for callgrind): its hash.
+        for scene in scenes {
+            print("\(scene.name) C: hash \(String(runSceneC(scene, steps: options.steps).hash, radix: 16))")
+        }
+    case "scene-run":
+        for scene in scenes {
+            let result = try runSceneTiltbox(
+                try scene.scenario(), steps: options.steps, output: options.output, tracePath: tracePath)
+            print("\(scene.name) \(options.output.rawValue): hash \(String(result.hash, radix: 16))")
+        }
+    default:
+        warn(
+            "tiltbox-bench: scenes \(scenes.map(\.name)), \(options.pairs) interleaved rounds of C, tiltbox run and pymunk, \(options.steps) steps each; load average \(loadAverage())\n"
+        )
+        var reports = try benchScenes(
+            scenes, steps: options.steps, rounds: options.pairs, tracePath: tracePath,
+            pymunkScript: options.pymunkScript)
+        if let script = options.stepCostScript, let tiltbox = options.tiltbox, let bench = options.callgrind {
+            for i in reports.indices where reports[i].scene.bodies.count <= 500 {
+                warn("tiltbox-bench: callgrind on \(reports[i].scene.name)\n")
+                reports[i].cost = stepCost(script: script, tiltbox: tiltbox, bench: bench, scene: reports[i].scene.name)
+            }
+        }
+        printScenesTable(reports, rounds: options.pairs, steps: options.steps)
+        exit(reports.allSatisfy(\.hashesAgree) ? 0 : 1)
     }
     exit(0)
 }

@@ -35,7 +35,7 @@ public final class Body {
     /// True for a crate, whose centre of gravity is its origin: its state is read straight
     /// from the body struct (`p`), as it always was; other bodies' x, y is their origin
     /// (`cpBodyGetPosition`).
-    private let centreIsOrigin: Bool
+    let centreIsOrigin: Bool
     /// The body's place among the bodies a world ever held, increasing in trace order
     /// (`WorldChangeIndex`): a removal finds the body's index by binary search on it.
     var sequence = 0

@@ -38,8 +38,8 @@ public struct EngineDiagnostics: Sendable, Equatable {
 /// `stderr` is one pointer for the whole process, so the swap is counted under a lock: the
 /// first world to start a step installs the stream, the last to finish restores the original.
 /// Worlds stepping on several threads at once (tests do) may see one another's messages;
-/// a `tiltbox` process steps one world. Costs two uncontended lock round trips and a
-/// `ftell` per step. A Chipmunk *error* (an assertion, followed by `abort()`) printed while
+/// a `tiltbox` process steps one world. Costs two uncontended lock round trips and a look at
+/// the stream's write pointer per step. A Chipmunk *error* (an assertion, followed by `abort()`) printed while
 /// the stream is installed is written to file descriptor 2 by `AbortReport` as the process
 /// aborts; the loader's limits and the run-time guard exist so that none is reached.
 enum ChipmunkMessageCapture {
@@ -73,7 +73,7 @@ enum ChipmunkMessageCapture {
         body()
         state.withLock { s in
             guard let stream = s.stream else { return }
-            if ftell(stream) > 0 {
+            if tiltbox_stream_has_output(stream) != 0 {
                 fflush(stream)
                 // `size` is the stream's position after the flush; bytes beyond it are older
                 // messages (the stream is rewound, not cleared, after each step).

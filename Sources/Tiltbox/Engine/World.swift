@@ -9,7 +9,10 @@ internal import CChipmunk
 /// process on a failed assertion.
 public final class World {
     /// Every body in trace order: a scenario's crates, then its other bodies.
-    public internal(set) var bodies: [Body]
+    @exclusivity(unchecked) public internal(set) var bodies: [Body] {
+        // Spawns and removals change the bodies: the per-step read follows them.
+        didSet { rebuildStateReaders() }
+    }
 
     let space: Space
     private let walls: [Wall]
@@ -17,16 +20,23 @@ public final class World {
     /// before any body it joins, whatever order these properties are released in.
     /// Set once, at the end of `init` (after the kinematic bodies take their step-0 poses).
     var joints: [Joint] = []
-    private var currentGravity: Vec2
+    @exclusivity(unchecked) private var currentGravity: Vec2
     /// The kinematic bodies that follow a path.
-    var driven: [Body]
+    @exclusivity(unchecked) var driven: [Body]
     /// Steps taken, for attributing Chipmunk's messages.
-    private var stepsTaken = 0
+    /// (`@exclusivity(unchecked)`: touched by the stepping thread alone, once a step, where
+    /// the run-time exclusivity check would cost more than the rest of the wrapper's step.)
+    @exclusivity(unchecked) private var stepsTaken = 0
     /// What Chipmunk printed during the steps so far.
-    private var diagnostics = EngineDiagnostics()
+    @exclusivity(unchecked) private var diagnostics = EngineDiagnostics()
     /// With a spatial hash, the largest `|x|` or `|y|` any point of a shape may reach
     /// (`hashIndexLimit(cellSize:)`); `nil` with the bounding-box tree.
     private let hashReach: Double?
+    /// Each body's `cpBody` in trace order, and whether its x, y is its origin (1) or its
+    /// centre (0, a crate), for `tiltbox_read_states`: the per-step read goes through
+    /// these instead of the `Body` objects (one C call for the world, no reference counting).
+    @exclusivity(unchecked) private var stateBodies: [UnsafeMutablePointer<cpBody>?] = []
+    @exclusivity(unchecked) private var stateOrigins: [UInt8] = []
     /// For each body in trace order, the distance from its origin to its farthest shape point.
     var reaches: [Double]
     private let dt: Double
@@ -72,6 +82,7 @@ public final class World {
         } else {
             hashReach = nil
         }
+        rebuildStateReaders()
         driveKinematicBodies(step: 0, dt: definition.dt)
         // Joints last, in listed order, once every body has its initial pose.
         if !definition.joints.isEmpty {
@@ -178,11 +189,38 @@ public final class World {
     /// A crate's x, y is its centre, which is its origin; another body's is its origin
     /// (`cpBodyGetPosition`), wherever its centre of gravity lies.
     public func readStates(into buffer: UnsafeMutableBufferPointer<Double>) {
+        _ = readStatesInRange(into: buffer)
+    }
+
+    /// `readStates(into:)`, then the divergence `firstDivergence(in:)` finds in what was read:
+    /// the step loop's one pass over the states. The values are read in one C loop
+    /// (`tiltbox_read_states`) that also adds up their magnitudes; only when that sum is
+    /// beyond `divergenceLimit` (or not finite), or with a spatial hash, does `firstDivergence`
+    /// look at each value, so the result is always exactly `firstDivergence`'s.
+    /// Allocates nothing.
+    public func readStatesFindingDivergence(into buffer: UnsafeMutableBufferPointer<Double>) -> WorldDivergence? {
+        let inRange = readStatesInRange(into: buffer)
+        guard !inRange || hashReach != nil else { return nil }
+        return firstDivergence(in: UnsafeBufferPointer(buffer))
+    }
+
+    /// Makes `stateBodies` and `stateOrigins` list `bodies`.
+    private func rebuildStateReaders() {
+        stateBodies = bodies.map(\.body)
+        stateOrigins = bodies.map { $0.centreIsOrigin ? 0 : 1 }
+    }
+
+    /// Reads every state into `buffer`; true when they are all within `divergenceLimit` (false
+    /// may also mean only that their magnitudes add up to more: then `firstDivergence` decides).
+    private func readStatesInRange(into buffer: UnsafeMutableBufferPointer<Double>) -> Bool {
         precondition(buffer.count >= bodyCount * BodyStateLayout.count)
-        guard var out = buffer.baseAddress else { return }
-        for body in bodies {
-            body.writeState(to: out)
-            out += BodyStateLayout.count
+        precondition(stateBodies.count == bodyCount)
+        return stateBodies.withUnsafeBufferPointer { pointers in
+            stateOrigins.withUnsafeBufferPointer { origins in
+                tiltbox_read_states(
+                    pointers.baseAddress, origins.baseAddress, pointers.count, buffer.baseAddress,
+                    World.divergenceLimit) != 0
+            }
         }
     }
 

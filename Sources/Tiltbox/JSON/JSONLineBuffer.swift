@@ -162,6 +162,21 @@ struct JSONLineBuffer: TextOutputStream {
         append(byte: UInt8(ascii: "\""))
     }
 
+    /// Appends a digest as a JSON string, `"fnv1a64:` and 16 lowercase hex digits`"` (the
+    /// text of `TraceDigest.text(of:)`), without making a `String`: a hash trace writes one
+    /// per record.
+    mutating func append(digest value: UInt64) {
+        append("\"fnv1a64:")
+        appendUnsafe(maxCount: 17) { out in
+            let hex: StaticString = "0123456789abcdef"
+            hex.withUTF8Buffer { h in
+                for i in 0..<16 { out[i] = h[Int((value >> UInt64(60 - 4 * i)) & 0xF)] }
+            }
+            out[16] = UInt8(ascii: "\"")
+            return 17
+        }
+    }
+
     /// Appends `value` as a JSON string, or `null` when it is `nil`.
     mutating func append(optionalString value: String?) {
         if let value { append(string: value) } else { append("null") }

@@ -130,10 +130,15 @@ public final class RunMetricsSink: RecordSink {
     private var ids: [String]
     /// For a timeline: each spawned id's body, by the spawning entry (built once per entry).
     private var spawned: [String: Body] = [:]
-    private var kineticEnergy = 0.0
-    private var maxSpeed = 0.0
-    private var restTime: Double?
-    private var bounds: [Double]?
+    // `@exclusivity(unchecked)`: the session's thread alone records, once a step.
+    @exclusivity(unchecked) private var maxSpeed = 0.0
+    @exclusivity(unchecked) private var restTime: Double?
+    /// The last record's states (what the kinetic energy and the bounds are computed from,
+    /// once, when asked for), in storage that grows only when more bodies are present than
+    /// ever before: a record allocates nothing in the steady state.
+    @exclusivity(unchecked) private var last: UnsafeMutableBufferPointer<Double>
+    /// Bodies in the last record (`nil` before the first record).
+    @exclusivity(unchecked) private var lastBodies: Int?
 
     /// A sink for runs of `scenario` (its crates, then its bodies: trace order; with a timeline,
     /// the bodies present as its events say).
@@ -155,6 +160,12 @@ public final class RunMetricsSink: RecordSink {
                 for k in 0..<entry.count { if let id = entry.spawnedID(k) { spawned[id] = body } }
             }
         }
+        last = .allocate(capacity: bodies.count * BodyStateLayout.count)
+        last.initialize(repeating: 0)
+    }
+
+    deinit {
+        last.deallocate()
     }
 
     /// What the metrics need of a body of `bodies` (or a spawned one).
@@ -181,39 +192,61 @@ public final class RunMetricsSink: RecordSink {
         }
     }
 
-    /// Updates the figures from one record: kinetic energy and bounds from this record, the
-    /// maximum speed over all records, and the rest time reset whenever a body moves.
+    /// Updates the figures from one record: the maximum speed over all records, the rest
+    /// time reset whenever a body moves, and the states kept for the kinetic energy and the
+    /// bounds at the last record. Allocates nothing.
     public func record(step: Int, time: Double, gravity: Vec2, states: UnsafeBufferPointer<Double>) throws {
-        var energy = 0.0
-        var moving = false
-        var box: (minX: Double, minY: Double, maxX: Double, maxY: Double)?
-        for (i, body) in bodies.prefix(states.count / BodyStateLayout.count).enumerated() {
-            let base = i * BodyStateLayout.count
-            let vx = states[base + BodyStateLayout.vx], vy = states[base + BodyStateLayout.vy],
-                w = states[base + BodyStateLayout.w]
-            let speed = (vx * vx + vy * vy).squareRoot()
-            maxSpeed = max(maxSpeed, speed)
-            if !(speed < RunMetrics.restSpeed) { moving = true }
-            energy += 0.5 * body.mass * (vx * vx + vy * vy) + 0.5 * body.moment * w * w
-            let (ex, ey) = body.extent.halfExtents(angle: states[base + BodyStateLayout.angle])
-            let x = states[base + BodyStateLayout.x], y = states[base + BodyStateLayout.y]
-            if let b = box {
-                box = (min(b.minX, x - ex), min(b.minY, y - ey), max(b.maxX, x + ex), max(b.maxY, y + ey))
-            } else {
-                box = (x - ex, y - ey, x + ex, y + ey)
+        let count = min(bodies.count, states.count / BodyStateLayout.count)
+        // The largest squared speed of this record; its square root is the record's largest
+        // speed, bit for bit the largest of the bodies' speeds (a correctly rounded square
+        // root never decreases), and a body is at rest when its speed is below `restSpeed`,
+        // so all are when the largest is.
+        var largest = 0.0
+        if count > 0, let source = states.baseAddress {
+            var v = source + BodyStateLayout.vx
+            for _ in 0..<count {
+                largest = max(largest, v[0] * v[0] + v[1] * v[1])
+                v += BodyStateLayout.count
             }
+            if count * BodyStateLayout.count > last.count {
+                // More bodies present than ever before (a timeline's spawns): the storage grows.
+                last.deallocate()
+                last = .allocate(capacity: count * BodyStateLayout.count)
+                last.initialize(repeating: 0)
+            }
+            last.baseAddress!.update(from: source, count: count * BodyStateLayout.count)
         }
-        kineticEnergy = energy
-        bounds = box.map { [$0.minX, $0.minY, $0.maxX, $0.maxY] }
-        if moving {
+        let speed = largest.squareRoot()
+        maxSpeed = max(maxSpeed, speed)
+        lastBodies = count
+        if count > 0 && !(speed < RunMetrics.restSpeed) {
             restTime = nil
         } else if restTime == nil {
             restTime = time
         }
     }
 
-    /// The metrics of the records so far, with the run's `digest`.
+    /// The metrics of the records so far, with the run's `digest`: the kinetic energy and the
+    /// bounds of the last record, computed now from its states.
     public func metrics(digest: String) -> RunMetrics {
-        RunMetrics(kineticEnergy: kineticEnergy, maxSpeed: maxSpeed, restTime: restTime, bounds: bounds, digest: digest)
+        var energy = 0.0
+        var box: (minX: Double, minY: Double, maxX: Double, maxY: Double)?
+        for i in 0..<(lastBodies ?? 0) {
+            let body = bodies[i]
+            let base = i * BodyStateLayout.count
+            let vx = last[base + BodyStateLayout.vx], vy = last[base + BodyStateLayout.vy],
+                w = last[base + BodyStateLayout.w]
+            energy += 0.5 * body.mass * (vx * vx + vy * vy) + 0.5 * body.moment * w * w
+            let (ex, ey) = body.extent.halfExtents(angle: last[base + BodyStateLayout.angle])
+            let x = last[base + BodyStateLayout.x], y = last[base + BodyStateLayout.y]
+            if let b = box {
+                box = (min(b.minX, x - ex), min(b.minY, y - ey), max(b.maxX, x + ex), max(b.maxY, y + ey))
+            } else {
+                box = (x - ex, y - ey, x + ex, y + ey)
+            }
+        }
+        return RunMetrics(
+            kineticEnergy: energy, maxSpeed: maxSpeed, restTime: restTime,
+            bounds: box.map { [$0.minX, $0.minY, $0.maxX, $0.maxY] }, digest: digest)
     }
 }

@@ -107,31 +107,39 @@ public final class RunSession {
     /// The step length in seconds.
     public let dt: Double
 
-    private var stepper: FixedStepper
+    // The properties the step loop touches every step are `@exclusivity(unchecked)`: one
+    // thread drives a session, and the run-time exclusivity check of each access would cost
+    // more than the rest of the wrapper's work in a step of a small scene.
+    @exclusivity(unchecked) private var stepper: FixedStepper
     private let recording: RecordingSink
-    private var sinks: [any RecordSink]
+    @exclusivity(unchecked) private var sinks: [any RecordSink]
     /// The sinks given every step (`recordsEveryStep`), a subset of `sinks`.
-    private var everyStepSinks: [any RecordSink]
-    private var states: [Double]
-    private var previousStates: [Double]
-    private var appliedGravity: Vec2
-    private var ended: RunOutcome?
+    @exclusivity(unchecked) private var everyStepSinks: [any RecordSink]
+    @exclusivity(unchecked) private var states: [Double]
+    @exclusivity(unchecked) private var previousStates: [Double]
+    @exclusivity(unchecked) private var appliedGravity: Vec2
+    @exclusivity(unchecked) private var ended: RunOutcome? {
+        didSet { running = ended == nil }
+    }
+    /// `ended == nil`, kept as a flag: the step loop tests it every step and a flag costs
+    /// less than a look at the enum's payload.
+    @exclusivity(unchecked) private var running = true
     private var writeFailure: (any Error)?
     private var started = false
     private var startedAt = 0.0
     private var result: Result<RunSummary, RunFailure>?
     /// What the interrupt watchdog sees of the run, from its start to `finish()`.
-    private var watch: RunWatch?
+    @exclusivity(unchecked) private var watch: RunWatch?
     /// The timeline's player; `nil` for a scenario without a timeline.
-    private var player: TimelinePlayer?
+    @exclusivity(unchecked) private var player: TimelinePlayer?
     /// The collision rules' and culling's player; `nil` for a scenario with neither.
-    private var rules: RulePlayer?
+    @exclusivity(unchecked) private var rules: RulePlayer?
     /// The sinks checking expectations: they read the contacts of each step before its post-step slot.
-    private var expectationSinks: [ExpectationSink] = []
+    @exclusivity(unchecked) private var expectationSinks: [ExpectationSink] = []
     /// Events not yet given to the sinks of recorded steps (all but the every-step ones).
-    private var pendingEvents: [TraceEvent] = []
+    @exclusivity(unchecked) private var pendingEvents: [TraceEvent] = []
     /// Events not yet given to the every-step sinks.
-    private var pendingEveryStepEvents: [TraceEvent] = []
+    @exclusivity(unchecked) private var pendingEveryStepEvents: [TraceEvent] = []
     /// The joints at start, before the timeline's step-0 actions: the trace header's `joints`.
     private let startJointOutlines: [JointOutline]
     /// Changes queued during the current step, applied after it (`afterStep(reached:)`).
@@ -259,7 +267,7 @@ public final class RunSession {
     @discardableResult
     public func advance(frameDuration: Double, shouldStop: () -> Bool = { false }) throws -> FixedStepper.FrameReport {
         try start()
-        guard ended == nil else { return FixedStepper.FrameReport(steps: 0, droppedSteps: 0) }
+        guard running else { return FixedStepper.FrameReport(steps: 0, droppedSteps: 0) }
         let remaining = totalSteps - stepper.stepCount
         var report = FixedStepper.FrameReport(steps: 0, droppedSteps: 0)
         // Steps of this frame drop nothing before the frame's last step: the dropped time is
@@ -275,12 +283,12 @@ public final class RunSession {
                 try physicsStep(n)
             }
         } catch StopSignal.stop {
-            if ended == nil { ended = .interrupted }
+            if running { ended = .interrupted }
         } catch {
             writeFailure = error
             throw error
         }
-        if ended == nil && stepper.stepCount >= totalSteps { ended = .complete }
+        if running && stepper.stepCount >= totalSteps { ended = .complete }
         return report
     }
 
@@ -290,7 +298,7 @@ public final class RunSession {
         onFrame: (RunSession) -> Void = { _ in }
     ) throws -> RunOutcome {
         try start()
-        while ended == nil {
+        while running {
             if shouldStop() {
                 watch?.acknowledge()
                 ended = .interrupted
@@ -422,10 +430,8 @@ public final class RunSession {
             // Bodies spawned or removed: the buffers follow them.
             states = [Double](repeating: 0, count: count)
         }
-        let divergence = states.withUnsafeMutableBufferPointer { buffer -> WorldDivergence? in
-            world.readStates(into: buffer)
-            return world.firstDivergence(in: UnsafeBufferPointer(buffer))
-        }
+        // Read into the buffer of the step before last (no allocation), checked in the same pass.
+        let divergence = states.withUnsafeMutableBufferPointer { world.readStatesFindingDivergence(into: $0) }
         if let divergence {
             ended = .diverged(step: reached, divergence: divergence)
             throw StopSignal.stop
@@ -529,8 +535,9 @@ public final class RunSession {
         let t = time(ofStep: step)
         let g = appliedGravity
         try states.withUnsafeBufferPointer { buffer in
-            for sink in receivers {
-                try sink.record(step: step, time: t, gravity: g, states: buffer)
+            // By index: even an unoptimized build then allocates nothing per sink.
+            for i in 0..<receivers.count {
+                try receivers[i].record(step: step, time: t, gravity: g, states: buffer)
             }
         }
     }
@@ -542,8 +549,8 @@ final class RecordingSink: RecordSink {
     var writer: TraceWriter?
     /// The hand-off rule with the interrupt watchdog: every writer call is marked.
     var watch: RunWatch?
-    private var ownDigest = TraceDigest()
-    private(set) var records = 0
+    @exclusivity(unchecked) private var ownDigest = TraceDigest()
+    @exclusivity(unchecked) private(set) var records = 0
 
     init(writer: TraceWriter?) {
         self.writer = writer
@@ -555,7 +562,13 @@ final class RecordingSink: RecordSink {
     func record(step: Int, time: Double, gravity: Vec2, states: UnsafeBufferPointer<Double>) throws {
         records += 1
         if let writer {
-            try writing { try writer.writeRecord(step: step, t: time, gravity: gravity, states: states) }
+            // Past step 0 the session has checked the states (it stops before recording one
+            // beyond `World.divergenceLimit`): the writer need not check them again.
+            if step == 0 {
+                try writing { try writer.writeRecord(step: step, t: time, gravity: gravity, states: states) }
+            } else {
+                try writing { try writer.writeCheckedRecord(step: step, t: time, gravity: gravity, states: states) }
+            }
         } else {
             ownDigest.addRecord(gravity: gravity, states: states)
         }

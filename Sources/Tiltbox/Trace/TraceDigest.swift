@@ -1,3 +1,5 @@
+internal import CDigest
+
 /// The running FNV-1a 64-bit digest of a trace, as docs/formats.md §3 defines it: over the
 /// little-endian IEEE-754 bytes of, for each record in order, the two gravity
 /// components and then every body's six fields in order.
@@ -31,21 +33,31 @@ public struct TraceDigest: Hashable, Sendable, CustomStringConvertible {
     /// Adds the 8 little-endian bytes of `number`'s IEEE-754 bit pattern, whatever the
     /// host's byte order.
     public mutating func add(_ number: Double) {
-        var bits = number.bitPattern
-        var h = value
-        for _ in 0..<8 {
-            h = (h ^ (bits & 0xFF)) &* TraceDigest.prime
-            bits >>= 8
-        }
-        value = h
+        var number = number
+        value = tiltbox_fnv1a64_doubles(value, &number, 1)
     }
 
     /// Adds one trace record: gravity x, gravity y, then `states` (each body's fields
-    /// in trace order, bodies in header order).
+    /// in trace order, bodies in header order), straight from the caller's storage.
     public mutating func addRecord(gravity: Vec2, states: UnsafeBufferPointer<Double>) {
-        add(gravity.x)
-        add(gravity.y)
-        for number in states { add(number) }
+        var g = (gravity.x, gravity.y)
+        let h = withUnsafeBytes(of: &g) {
+            tiltbox_fnv1a64_doubles(value, $0.baseAddress!.assumingMemoryBound(to: Double.self), 2)
+        }
+        value = tiltbox_fnv1a64_doubles(h, states.baseAddress, states.count)
+    }
+
+    /// Adds one trace record to `self` and returns the record's own hash (from the offset
+    /// basis) in the same pass over its bytes: a hash trace needs both.
+    mutating func addRecordAndHash(gravity: Vec2, states: UnsafeBufferPointer<Double>) -> UInt64 {
+        var g = (gravity.x, gravity.y)
+        var running = value, own = TraceDigest.offsetBasis
+        withUnsafeBytes(of: &g) {
+            tiltbox_fnv1a64_doubles2(&running, &own, $0.baseAddress!.assumingMemoryBound(to: Double.self), 2)
+        }
+        tiltbox_fnv1a64_doubles2(&running, &own, states.baseAddress, states.count)
+        value = running
+        return own
     }
 
     /// The hash of one record alone (from the offset basis): a hash trace's `h`.

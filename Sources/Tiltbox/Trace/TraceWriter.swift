@@ -51,6 +51,9 @@ public final class TraceWriter {
     private var finished = false
     /// The bodies and joints present: the header's, changed by the events written (the loop's own).
     public private(set) var presence: TracePresence
+    /// `presence.valuesPerRecord(fields:)`, kept up to date by `writeEvent`, so a record does
+    /// not compute it.
+    private var valuesPerRecord: Int
 
     /// Creates the trace for `path` (a temporary file beside it, for a regular file) and
     /// writes its header line.
@@ -67,6 +70,7 @@ public final class TraceWriter {
         self.path = path
         self.flushThreshold = max(1, flushThreshold)
         presence = TracePresence(header: header)
+        valuesPerRecord = presence.valuesPerRecord(fields: header.fields.count)
         file = try TraceFile.open(path)
         temporaryPath = file.temporaryPath
         let sink: TraceByteSink
@@ -157,18 +161,31 @@ public final class TraceWriter {
     {
         precondition(!finished, "TraceWriter: writeRecord after finish")
         precondition(
-            states.count == presence.valuesPerRecord(fields: header.fields.count),
+            states.count == valuesPerRecord,
             "TraceWriter: \(states.count) state values, the bodies present need \(presence.bodies.count) × \(header.fields.count)"
         )
         precondition(t.isFinite && gravity.isFinite, "TraceWriter: non-finite time or gravity at step \(step)")
         // JSON has no NaN or infinity: the run loop must stop (and end the trace with
         // `.error`) before recording a non-finite state. One tight pass checks them all.
-        if let bad = states.firstIndex(where: { !$0.isFinite }) {
+        var finite = true
+        for value in states where !value.isFinite { finite = false }
+        if !finite, let bad = states.firstIndex(where: { !$0.isFinite }) {
             let perBody = header.fields.count
             preconditionFailure(
                 "TraceWriter: non-finite \(header.fields[bad % perBody]) of body \(presence.bodies[bad / perBody]) at step \(step)"
             )
         }
+        try pipeline.submit(step: step, t: t, gravity: gravity, states: states)
+    }
+
+    /// `writeRecord` for a run whose states are already checked (`RunSession` stops at the
+    /// first value beyond `World.divergenceLimit` before recording it): the same record,
+    /// without a second pass over the states on the stepping thread.
+    func writeCheckedRecord(step: Int, t: Double, gravity: Vec2, states: UnsafeBufferPointer<Double>)
+        throws(TraceWriteError)
+    {
+        precondition(!finished, "TraceWriter: writeRecord after finish")
+        precondition(states.count == valuesPerRecord, "TraceWriter: wrong number of state values")
         try pipeline.submit(step: step, t: t, gravity: gravity, states: states)
     }
 
@@ -186,6 +203,7 @@ public final class TraceWriter {
             precondition(presence.contains(id), "TraceWriter: body \(id) removed but not present")
         }
         presence.apply(event)
+        valuesPerRecord = presence.valuesPerRecord(fields: header.fields.count)
         pipeline.submit(event: event)
     }
 
@@ -300,14 +318,14 @@ final class TraceEncoder {
         buffer.append(pair: gravity)
         if header.records == .hashes {
             buffer.append(",\"h\":")
-            buffer.append(string: TraceDigest.ofRecord(gravity: gravity, states: states).text)
+            buffer.append(digest: digest.addRecordAndHash(gravity: gravity, states: states))
             buffer.append("}\n")
         } else {
             buffer.append(",\"s\":[")
             buffer.append(states: states, perBody: header.fields.count)
             buffer.append("]}\n")
+            digest.addRecord(gravity: gravity, states: states)
         }
-        digest.addRecord(gravity: gravity, states: states)
         recordCount += 1
         flushIfNeeded()
     }

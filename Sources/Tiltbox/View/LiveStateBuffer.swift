@@ -152,18 +152,38 @@ final class LiveStateBuffer: RecordSink, Sendable {
     /// frame (its `step`, `time`, `gravity`, states and `sequence` are the buffer's own).
     func publish(_ figures: LiveFrame) {
         staging.withLock { s in
-            var frame = figures
-            frame.previous = s.previous
-            frame.current = s.current
-            frame.step = s.step
-            frame.time = s.time
-            frame.gravity = s.gravity
-            frame.outline = s.outline
-            frame.colourIndices = s.outline == nil ? nil : s.serials
             shared.withLock { latest in
+                // The states are copied into the latest frame's own arrays, never shared with
+                // the staging pair: the next step then updates the staging pair in place, so a
+                // step allocates nothing (only a frame the drawer still holds is copied here).
+                var frame = figures
+                swap(&frame.previous, &latest.previous)
+                swap(&frame.current, &latest.current)
+                frame.step = s.step
+                frame.time = s.time
+                frame.gravity = s.gravity
+                frame.outline = s.outline
+                frame.colourIndices = s.outline == nil ? nil : s.serials
                 frame.sequence = latest.sequence + 1
+                LiveStateBuffer.copy(s.previous, into: &frame.previous)
+                LiveStateBuffer.copy(s.current, into: &frame.current)
                 latest = frame
             }
+        }
+    }
+
+    /// Makes `target` hold `source`'s values, in its own storage when it is not shared and
+    /// already has the size.
+    private static func copy(_ source: [Double], into target: inout [Double]) {
+        guard target.count == source.count else {
+            target = [Double](unsafeUninitializedCapacity: source.count) { buffer, count in
+                _ = buffer.initialize(fromContentsOf: source)
+                count = source.count
+            }
+            return
+        }
+        source.withUnsafeBufferPointer { from in
+            target.withUnsafeMutableBufferPointer { to in _ = to.update(fromContentsOf: from) }
         }
     }
 

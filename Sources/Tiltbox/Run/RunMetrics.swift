@@ -125,7 +125,8 @@ public final class RunMetricsSink: RecordSink {
     }
 
     /// The bodies present, in the records' order (a timeline's events change them).
-    private var bodies: [Body]
+    /// `@exclusivity(unchecked)` like the figures below: each record reads its count.
+    @exclusivity(unchecked) private var bodies: [Body]
     /// Their ids, kept only when bodies may change (`Scenario.bodiesMayChange`).
     private var ids: [String]
     /// For a timeline: each spawned id's body, by the spawning entry (built once per entry).

@@ -142,8 +142,9 @@ public final class RunSession {
     @exclusivity(unchecked) private var pendingEveryStepEvents: [TraceEvent] = []
     /// The joints at start, before the timeline's step-0 actions: the trace header's `joints`.
     private let startJointOutlines: [JointOutline]
-    /// Changes queued during the current step, applied after it (`afterStep(reached:)`).
-    private var postStepQueue: [PostStepChange] = []
+    /// Changes queued during the current step, applied after it (`afterStep(reached:)`);
+    /// looked at every step, so unchecked like the properties above.
+    @exclusivity(unchecked) private var postStepQueue: [PostStepChange] = []
 
     /// A session without a trace (the digest is still computed).
     ///

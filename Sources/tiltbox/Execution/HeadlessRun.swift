@@ -24,7 +24,7 @@ struct HeadlessRun {
                     onFrame(session)
                     progress.update(
                         step: session.stepCount, of: session.totalSteps,
-                        simulatedTime: session.simulatedTime, now: RealTimeClock.now())
+                        simulatedTime: session.simulatedTime, now: RealTimeClock.now)
                 },
                 sinks: sinks)
         } catch let error as RunFailure {

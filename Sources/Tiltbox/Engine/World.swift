@@ -35,8 +35,11 @@ public final class World {
     /// Each body's `cpBody` in trace order, and whether its x, y is its origin (1) or its
     /// centre (0, a crate), for `tiltbox_read_states`: the per-step read goes through
     /// these instead of the `Body` objects (one C call for the world, no reference counting).
-    @exclusivity(unchecked) private var stateBodies: [UnsafeMutablePointer<cpBody>?] = []
-    @exclusivity(unchecked) private var stateOrigins: [UInt8] = []
+    /// Storage the world owns (rebuilt when the bodies change, freed in `deinit`) rather than
+    /// arrays: reading an array property in a step retains and releases its buffer.
+    @exclusivity(unchecked) private var stateBodies = UnsafeMutableBufferPointer<UnsafeMutablePointer<cpBody>?>(
+        start: nil, count: 0)
+    @exclusivity(unchecked) private var stateOrigins = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
     /// For each body in trace order, the distance from its origin to its farthest shape point.
     var reaches: [Double]
     private let dt: Double
@@ -163,6 +166,8 @@ public final class World {
         // recomputes its mass and calls `cpBodySetPosition`, whose sanity check would abort.
         // Make every body sane first (the world is going away; its state no longer matters).
         for body in bodies where body.type != .static { body.makeSane() }
+        stateBodies.deallocate()
+        stateOrigins.deallocate()
     }
 
     /// Bytes of Chipmunk's contact and arbiter pools in this world's space: blocks it
@@ -206,8 +211,14 @@ public final class World {
 
     /// Makes `stateBodies` and `stateOrigins` list `bodies`.
     private func rebuildStateReaders() {
-        stateBodies = bodies.map(\.body)
-        stateOrigins = bodies.map { $0.centreIsOrigin ? 0 : 1 }
+        stateBodies.deallocate()
+        stateOrigins.deallocate()
+        stateBodies = .allocate(capacity: bodies.count)
+        stateOrigins = .allocate(capacity: bodies.count)
+        for (i, body) in bodies.enumerated() {
+            stateBodies.initializeElement(at: i, to: body.body)
+            stateOrigins.initializeElement(at: i, to: body.centreIsOrigin ? 0 : 1)
+        }
     }
 
     /// Reads every state into `buffer`; true when they are all within `divergenceLimit` (false
@@ -215,13 +226,9 @@ public final class World {
     private func readStatesInRange(into buffer: UnsafeMutableBufferPointer<Double>) -> Bool {
         precondition(buffer.count >= bodyCount * BodyStateLayout.count)
         precondition(stateBodies.count == bodyCount)
-        return stateBodies.withUnsafeBufferPointer { pointers in
-            stateOrigins.withUnsafeBufferPointer { origins in
-                tiltbox_read_states(
-                    pointers.baseAddress, origins.baseAddress, pointers.count, buffer.baseAddress,
-                    World.divergenceLimit) != 0
-            }
-        }
+        return tiltbox_read_states(
+            stateBodies.baseAddress, stateOrigins.baseAddress, stateBodies.count, buffer.baseAddress,
+            World.divergenceLimit) != 0
     }
 
     /// The first body whose state is unusable for the next step: a value non-finite or beyond

@@ -115,8 +115,11 @@ public final class RunSession {
     @exclusivity(unchecked) private var sinks: [any RecordSink]
     /// The sinks given every step (`recordsEveryStep`), a subset of `sinks`.
     @exclusivity(unchecked) private var everyStepSinks: [any RecordSink]
-    @exclusivity(unchecked) private var states: [Double]
-    @exclusivity(unchecked) private var previousStates: [Double]
+    // The states of the last step and of the one before, in storage the session owns (freed in
+    // `deinit`) rather than arrays: reading an array property retains and releases its buffer,
+    // a cost paid on each of the step loop's reads.
+    @exclusivity(unchecked) private var states = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
+    @exclusivity(unchecked) private var previousStates = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
     @exclusivity(unchecked) private var appliedGravity: Vec2
     @exclusivity(unchecked) private var ended: RunOutcome? {
         didSet { running = ended == nil }
@@ -177,14 +180,13 @@ public final class RunSession {
         }
         let rulePlayer = RulePlayer(scenario: scenario)
         if rulePlayer.isActive { rules = rulePlayer }
-        states = []
-        previousStates = []
         // (1) of step 0: the actions due at step 0, before gravity and record 0.
         applyTimeline(step: 0)
-        var initial = [Double](repeating: 0, count: world.bodyCount * BodyStateLayout.count)
-        initial.withUnsafeMutableBufferPointer { world.readStates(into: $0) }
-        states = initial
-        previousStates = initial
+        let count = world.bodyCount * BodyStateLayout.count
+        states = Self.allocateStates(count: count)
+        world.readStates(into: states)
+        previousStates = Self.allocateStates(count: count)
+        _ = previousStates.update(fromContentsOf: states)
         expectationSinks = sinks.compactMap { $0 as? ExpectationSink }
         for expectations in expectationSinks {
             expectations.attach(to: world, totalSteps: self.totalSteps) { [unowned self] in
@@ -242,13 +244,13 @@ public final class RunSession {
 
     /// The current states, `BodyStateLayout.count` per body present, in trace order (`World.bodyIDs`).
     public func withCurrentStates<R>(_ body: (UnsafeBufferPointer<Double>) throws -> R) rethrows -> R {
-        try states.withUnsafeBufferPointer(body)
+        try body(UnsafeBufferPointer(states))
     }
 
     /// The states before the last step, for renderers interpolating with `alpha`: laid out for
     /// the bodies present then, which a timeline may since have changed.
     public func withPreviousStates<R>(_ body: (UnsafeBufferPointer<Double>) throws -> R) rethrows -> R {
-        try previousStates.withUnsafeBufferPointer(body)
+        try body(UnsafeBufferPointer(previousStates))
     }
 
     // MARK: - Driving
@@ -397,6 +399,18 @@ public final class RunSession {
 
     // MARK: - Stepping
 
+    deinit {
+        states.deallocate()
+        previousStates.deallocate()
+    }
+
+    /// Storage for `count` state values, zeroed.
+    private static func allocateStates(count: Int) -> UnsafeMutableBufferPointer<Double> {
+        let storage = UnsafeMutableBufferPointer<Double>.allocate(capacity: count)
+        storage.initialize(repeating: 0)
+        return storage
+    }
+
     private enum StopSignal: Error { case stop }
 
     /// Records step 0 (the state before any step), once.
@@ -429,10 +443,11 @@ public final class RunSession {
         let count = world.bodyCount * BodyStateLayout.count
         if states.count != count {
             // Bodies spawned or removed: the buffers follow them.
-            states = [Double](repeating: 0, count: count)
+            states.deallocate()
+            states = Self.allocateStates(count: count)
         }
         // Read into the buffer of the step before last (no allocation), checked in the same pass.
-        let divergence = states.withUnsafeMutableBufferPointer { world.readStatesFindingDivergence(into: $0) }
+        let divergence = world.readStatesFindingDivergence(into: states)
         if let divergence {
             ended = .diverged(step: reached, divergence: divergence)
             throw StopSignal.stop
@@ -535,11 +550,10 @@ public final class RunSession {
         try deliverPendingEvents(to: receivers)
         let t = time(ofStep: step)
         let g = appliedGravity
-        try states.withUnsafeBufferPointer { buffer in
-            // By index: even an unoptimized build then allocates nothing per sink.
-            for i in 0..<receivers.count {
-                try receivers[i].record(step: step, time: t, gravity: g, states: buffer)
-            }
+        let buffer = UnsafeBufferPointer(states)
+        // By index: even an unoptimized build then allocates nothing per sink.
+        for i in 0..<receivers.count {
+            try receivers[i].record(step: step, time: t, gravity: g, states: buffer)
         }
     }
 }

@@ -43,7 +43,8 @@ struct Options {
 }
 
 func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("tiltbox-emitter-bench: \(message)\n".utf8))
+    // A throwing write: a closed or full standard error never traps.
+    try? DescriptorOutput.writeAll(STDERR_FILENO, "tiltbox-emitter-bench: \(message)\n")
     exit(2)
 }
 

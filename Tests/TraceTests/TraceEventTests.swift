@@ -144,28 +144,46 @@ import Testing
         )
     }
 
-    @Test func thePostStepSlotAppliesItsQueueAfterTheStepWithRemovalReasons() throws {
+    @Test func removalsByARuleAndByCullingComeBeforeTheFirstRecordWithoutTheBody() throws {
         let dir = try makeTemporaryDirectory()
-        let scenario = try Self.scenario()
+        // A ball falls onto a floor whose rule removes it twice (the second does nothing) and
+        // pushes it (skipped: it is gone); a fast ball leaves the top of the world and is culled.
+        let scenario = try ScenarioLoader.parse(
+            text: #"""
+                {"format": "tiltbox-scenario/1", "world": {"size": [480, 320], "cull": {"margin": 10}}, "duration": 1,
+                 "walls": {"box": false},
+                 "segments": [{"from": [0, 10], "to": [480, 10], "collisionType": "floor"}],
+                 "bodies": [
+                   {"id": "ball", "position": [100, 40], "shapes": [{"circle": {"radius": 8}, "mass": 1, "collisionType": "ball"}]},
+                   {"id": "flyer", "position": [240, 300], "velocity": [0, 4000], "shapes": [{"circle": {"radius": 5}, "mass": 1}]}],
+                 "rules": [{"on": "begin", "between": ["ball", "floor"],
+                            "do": [{"remove": "a"}, {"remove": "a"}, {"impulse": {"body": "a", "impulse": [0, 1]}}]}]}
+                """#, file: "r.json", baseDirectory: nil)
         let session = try RunSession(
             scenario: scenario, track: ConstantGravity(scenario.world.gravity),
-            trace: RunSession.TraceOutput(path: dir + "/p.jsonl"))
-        try session.advance(frameDuration: scenario.timestep.dt) // records 0 and 1
-        // Queued as a rule's actions are during a step: applied after the next one, in order.
-        session.enqueueAfterStep(.remove(body: "c", reason: .rule))
-        session.enqueueAfterStep(.remove(body: "c", reason: .rule)) // gone already: skipped
-        session.enqueueAfterStep(.impulse(TimelineImpulse(body: "c", impulse: Vec2(1, 0)))) // skipped
-        session.enqueueAfterStep(.remove(body: "ball#0", reason: .cull))
-        #expect(session.world.bodyIDs == ["c", "ball#0"])
+            trace: RunSession.TraceOutput(path: dir + "/r.jsonl"))
         while session.outcome == nil { try session.advance(frameDuration: 0.25) }
         _ = try session.finish()
-        let trace = try TraceReader.read(path: dir + "/p.jsonl")
-        let removals = trace.events.filter { if case .remove = $0.event.change { return true } else { return false } }
-        #expect(
-            removals.map { "\($0.event) before \($0.beforeRecord)" } == [
-                #"{"event":"remove","step":2,"t":0.2,"body":"c","reason":"rule"} before 2"#,
-                #"{"event":"remove","step":2,"t":0.2,"body":"ball#0","reason":"cull"} before 2"#,
-            ])
-        #expect(trace.bodiesOfRecords[2] == ["ball#1"])
+        let trace = try TraceReader.read(path: dir + "/r.jsonl")
+        var removals: [String: String] = [:]
+        var skipped: [Int] = []
+        for located in trace.events {
+            switch located.event.change {
+            case .remove(let body, let reason):
+                removals[body] = reason.rawValue
+                // Made after step n − 1's cpSpaceStep, they belong to record n: the first without the body.
+                #expect(located.event.step == located.beforeRecord)
+                #expect(!trace.bodiesOfRecords[located.beforeRecord].contains(body))
+                #expect(trace.bodiesOfRecords[located.beforeRecord - 1].contains(body))
+            case .skipped(_, let body):
+                #expect(body == "ball")
+                skipped.append(located.event.step)
+            default:
+                break
+            }
+        }
+        #expect(removals == ["ball": "rule", "flyer": "cull"])
+        #expect(skipped.count == 1)
+        #expect(trace.bodiesOfRecords.last == [])
     }
 }

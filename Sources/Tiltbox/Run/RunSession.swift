@@ -145,9 +145,6 @@ public final class RunSession {
     @exclusivity(unchecked) private var pendingEveryStepEvents: [TraceEvent] = []
     /// The joints at start, before the timeline's step-0 actions: the trace header's `joints`.
     private let startJointOutlines: [JointOutline]
-    /// Changes queued during the current step, applied after it (`afterStep(reached:)`);
-    /// looked at every step, so unchecked like the properties above.
-    @exclusivity(unchecked) private var postStepQueue: [PostStepChange] = []
 
     /// A session without a trace (the digest is still computed).
     ///
@@ -468,38 +465,12 @@ public final class RunSession {
         for event in player!.apply(step: n, to: world) { queue(event) }
     }
 
-    /// Queues `change` for the post-step slot of the step being taken: what a collision handler
-    /// (a rule's action) calls during `cpSpaceStep`, where the world must not change.
-    func enqueueAfterStep(_ change: PostStepChange) {
-        postStepQueue.append(change)
-    }
-
     /// The post-step slot of step `reached − 1` (docs/formats.md §8 (5) and (6)): called after
-    /// each `cpSpaceStep`, before the actions due at `reached`. (5) applies the changes queued
-    /// during the step (`enqueueAfterStep`), in the order queued, then the collision rules' actions
-    /// queued during the step, in the order Chipmunk called the handlers; (6) culling
+    /// each `cpSpaceStep`, before the actions due at `reached`: the collision rules' actions
+    /// queued during the step, in the order Chipmunk called the handlers, then culling
     /// (`RulePlayer.afterStep(world:)`). The changes belong to state `reached`: their events are
     /// stamped with step `reached`.
     private func afterStep(reached: Int) {
-        if !postStepQueue.isEmpty {
-            let changes = postStepQueue
-            postStepQueue.removeAll(keepingCapacity: true)
-            for change in changes {
-                switch change {
-                case .remove(let id, let reason):
-                    guard world.hasBody(id) else { continue } // removed earlier in this queue
-                    removeBody(id, reason: reason, step: reached)
-                case .impulse(let impulse):
-                    guard world.hasBody(impulse.body) else { continue }
-                    world.applyImpulse(toBody: impulse.body, impulse: impulse.impulse, at: impulse.at)
-                case .set(let setting):
-                    guard world.hasBody(setting.body) else { continue }
-                    world.setBody(
-                        setting.body, position: setting.position, angle: setting.angle, velocity: setting.velocity,
-                        angularVelocity: setting.angularVelocity, type: setting.type)
-                }
-            }
-        }
         guard rules != nil else { return }
         let t = time(ofStep: reached)
         for change in rules!.afterStep(world: world) { queue(TraceEvent(step: reached, t: t, change: change)) }
@@ -508,14 +479,6 @@ public final class RunSession {
     /// The rules' counters now, in order of first appearance in the scenario (for the end line).
     public var counters: [TraceCounter] {
         rules?.counters.map { TraceCounter(name: $0.name, value: $0.value) } ?? []
-    }
-
-    /// Removes the body `id` between steps for `reason` and queues its `remove` event at `step`.
-    /// The post-step queue (`enqueueAfterStep`) removes bodies this way; the timeline's removals come
-    /// from `TimelinePlayer`, the rules' and culling's from `RulePlayer`.
-    func removeBody(_ id: String, reason: TraceEvent.RemovalReason, step: Int) {
-        world.removeBody(id: id)
-        queue(TraceEvent(step: step, t: time(ofStep: step), change: .remove(body: id, reason: reason)))
     }
 
     /// Queues `event` for every sink, each given it before its next record.

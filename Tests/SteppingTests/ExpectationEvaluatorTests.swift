@@ -7,10 +7,14 @@ import Testing
 @Suite struct ExpectationEvaluatorTests {
     /// A crate `a` resting on the floor, a crate `b` falling from y = 200 onto it (landing about
     /// 0.45 s in), and a ball of collision type `ball` falling from y = 280 at x = 400 onto the
-    /// floor (landing about t = 0.74 s, step 89 or so), 3 s at 120 Hz.
-    static func scene(_ expect: String, duration: Double = 3, rules: Bool = false) throws -> Scenario {
+    /// floor (landing about t = 0.74 s, step 89 or so), 3 s at 120 Hz. Without `walls`, the box
+    /// has no walls and everything falls out of the world.
+    static func scene(
+        _ expect: String, duration: Double = 3, rules: Bool = false, walls: Bool = true
+    ) throws -> Scenario {
         let text = """
             { "format": "tiltbox-scenario/1", "world": { "size": [480, 320] }, "duration": \(duration),
+              "walls": { "box": \(walls) },
               "crates": [ { "id": "a", "position": [100, 17] }, { "id": "b", "position": [100, 200] } ],
               "bodies": [ { "id": "ball", "position": [400, 280],
                             "shapes": [ { "circle": { "radius": 10 }, "mass": 1, "collisionType": "ball" } ] } ],
@@ -120,7 +124,7 @@ import Testing
         let early = try Self.one(#"{ "between": [0, 0.5], "contact": ["ball", "*"] }"#)
         #expect(early.failure?.step == 60, "\(String(describing: early.failure))")
         #expect(early.failure?.detail == "no contact between 'ball' and '*' began from t = 0 s (step 0)")
-        // The crates touch each other when b lands on a; by collision type: the ball never touches a crate.
+        // The crates touch each other when b lands on a.
         let crates = try Self.one(#"{ "between": [0, 1], "contact": ["a", "b"] }"#)
         #expect(crates.holds, "\(String(describing: crates.failure))")
     }
@@ -131,8 +135,70 @@ import Testing
         // The ball (radius 10) falls from y = 280 onto the floor (radius 1): it touches after step 90.
         #expect(failure.step == 90, "step \(failure.step)")
         #expect(failure.detail.contains("body 'ball' and a wall or segment"), "\(failure.detail)")
-        let collisionType = try Self.one(#"{ "always": true, "noContact": ["ball", "a"] }"#)
-        #expect(collisionType.holds, "\(String(describing: collisionType.failure))")
+        // By body id ("ball" is the ball's id before it is its collision type): it never touches crate a.
+        let ballAndCrate = try Self.one(#"{ "always": true, "noContact": ["ball", "a"] }"#)
+        #expect(ballAndCrate.holds, "\(String(describing: ballAndCrate.failure))")
+    }
+
+    /// The scene of `scene` where the contact parties are names no body has, only collision types:
+    /// the crates are of type `crate`, the ball of type `round`, the box walls of type `wall`.
+    /// Without rules a collision type changes nothing, so everything moves as in `scene`.
+    static func typeScene(_ expect: String) throws -> Scenario {
+        let text = """
+            { "format": "tiltbox-scenario/1", "world": { "size": [480, 320] }, "duration": 3,
+              "walls": { "collisionType": "wall" },
+              "crates": [ { "id": "a", "position": [100, 17], "collisionType": "crate" },
+                          { "id": "b", "position": [100, 200], "collisionType": "crate" } ],
+              "bodies": [ { "id": "ball", "position": [400, 280],
+                            "shapes": [ { "circle": { "radius": 10 }, "mass": 1, "collisionType": "round" } ] } ],
+              "expect": [ \(expect) ] }
+            """
+        return try ScenarioLoader.parse(text: text, file: "types.json", baseDirectory: nil)
+    }
+
+    @Test func contactByCollisionTypeHoldsWhenOneBeginsAndFailsAtTheWindowsEndOtherwise() throws {
+        let scenario = try Self.typeScene(
+            #"""
+            { "between": [0, 1], "contact": ["round", "wall"] },
+            { "between": [0, 0.5], "contact": ["wall", "round"] },
+            { "between": [0, 1], "contact": ["crate", "crate"] },
+            { "between": [0, 3], "contact": ["round", "crate"] }
+            """#)
+        // The parties are read as collision types (no body has these ids).
+        if case .contact(.collisionType("round", _), .collisionType("wall", _), true) = scenario.expectations[0].check {
+        } else {
+            Issue.record("expect[0] is \(scenario.expectations[0].check)")
+        }
+        let results = try Self.results(scenario)
+        try #require(results.count == 4)
+        // The ball lands after step 90: within [0, 1], not within [0, 0.5] (which fails at its last step, 60).
+        #expect(results[0].holds, "\(String(describing: results[0].failure))")
+        let early = try #require(results[1].failure)
+        #expect(early.step == 60)
+        #expect(early.detail == "no contact between 'wall' and 'round' began from t = 0 s (step 0)")
+        // Crate b lands on crate a (both of type crate) about 0.45 s in.
+        #expect(results[2].holds, "\(String(describing: results[2].failure))")
+        // The ball, at x = 400, never touches a crate at x = 100.
+        let never = try #require(results[3].failure)
+        #expect(never.step == 360)
+        #expect(never.detail == "no contact between 'round' and 'crate' began from t = 0 s (step 0)")
+    }
+
+    @Test func noContactByCollisionTypeHoldsForTypesThatNeverTouchAndFailsAtTheBegin() throws {
+        let results = try Self.results(
+            try Self.typeScene(
+                #"""
+                { "always": true, "noContact": ["round", "crate"] },
+                { "always": true, "noContact": ["round", "wall"] },
+                { "between": [0, 0.5], "noContact": ["round", "wall"] }
+                """#))
+        try #require(results.count == 3)
+        #expect(results[0].holds, "\(String(describing: results[0].failure))")
+        // The ball touches the floor after step 90, as in `scene`.
+        let failure = try #require(results[1].failure)
+        #expect(failure.step == 90, "step \(failure.step)")
+        #expect(failure.detail == "a contact between 'round' and 'wall' began (body 'ball' and a wall or segment)")
+        #expect(results[2].holds, "\(String(describing: results[2].failure))")
     }
 
     @Test func theFailingStepIsTheSameWhateverEverySays() throws {

@@ -47,6 +47,29 @@ import Testing
         #expect(result.holds, "\(String(describing: result.failure))")
     }
 
+    @Test func insideTheWorldFailsAtTheFirstStepABodyHasLeftIt() throws {
+        // Without walls everything falls out of the bottom. Chipmunk moves a body by its velocity
+        // before adding gravity's: y at step n is y0 − 980·dt²·n(n − 1)/2, so the ball (y0 = 280)
+        // is at 1.31 after step 91 and at −4.88 after step 92, the crate a (y0 = 17) at 0.36 after
+        // step 22 and at −0.23 after step 23.
+        let scenario = try Self.scene(
+            #"""
+            { "always": true, "body": "ball", "inside": "world" },
+            { "always": true, "body": "*", "inside": "world" }
+            """#, walls: false)
+        let results = try Self.results(scenario)
+        try #require(results.count == 2)
+        let ball = try #require(results[0].failure)
+        #expect(ball.step == 92, "\(ball)")
+        #expect(ball.bodyID == "ball")
+        #expect(ball.detail.hasPrefix("body 'ball' at (400, -4.8"), "\(ball.detail)")
+        #expect(ball.detail.contains(" is outside the world [[0,0],[480,320]] by 4.8"), "\(ball.detail)")
+        let any = try #require(results[1].failure)
+        #expect(any.step == 23, "\(any)")
+        #expect(any.bodyID == "a")
+        #expect(any.detail.contains(" is outside the world [[0,0],[480,320]] by 0.2"), "\(any.detail)")
+    }
+
     @Test func insideABoxFailsAtTheFirstStepOutsideWithTheDistance() throws {
         // The ball starts at (400, 280): outside [[0,0],[480,100]] from step 0, by 180.
         let result = try Self.one(#"{ "name": "low", "always": true, "body": "ball", "inside": [[0, 0], [480, 100]] }"#)

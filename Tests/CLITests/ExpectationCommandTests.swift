@@ -17,6 +17,20 @@ import Testing
 
     static let holding = #"{ "name": "stays in", "always": true, "body": "*", "inside": "world" }"#
     static let failing = #"{ "name": "low", "at": 1, "body": "ball", "inside": [[0, 0], [100, 50]] }"#
+    /// Fails after `failing`: at t = 1.5 s (step 180) the ball rests on the floor, below y = 100.
+    static let failingLater = #"{ "name": "high", "at": 1.5, "body": "ball", "yAbove": 100 }"#
+
+    /// The JSON object in the file at `path` (a `--json` summary).
+    static func jsonObject(_ path: String) throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(path)")
+    }
+
+    /// The jobs of a `tiltbox-batch-result/1` summary, by name.
+    static func jobsByName(_ path: String) throws -> [String: [String: Any]] {
+        let jobs = try #require(try jsonObject(path)["jobs"] as? [[String: Any]])
+        return Dictionary(jobs.map { ($0["name"] as? String ?? "", $0) }, uniquingKeysWith: { first, _ in first })
+    }
 
     @Test func runExitsZeroWhenEveryExpectationHoldsAndCountsThem() throws {
         let directory = try TemporaryDirectory()
@@ -147,6 +161,133 @@ import Testing
         let element = after[ring.lowerBound...].prefix(while: { $0 != ">" })
         #expect(element.contains("cx=\"\(RenderNumber.text(x, decimals: 2))\""), "\(element) x \(x)")
         #expect(element.contains("cy=\"\(RenderNumber.text(y, decimals: 2))\""), "\(element) y \(y)")
+    }
+
+    @Test func testWithAFailingExpectationAndAnInvalidScenarioExitsOneAndReportsBoth() throws {
+        // docs/commands.md: exit 1 when an expectation fails or a run fails, *else* 2 when a scenario is invalid.
+        let directory = try TemporaryDirectory()
+        try directory.write("ok.json", Self.scenario(Self.holding))
+        try directory.write("bad.json", Self.scenario(Self.holding + ", " + Self.failing))
+        try directory.write("broken.json", Self.scenario(#"{ "at": 9, "body": "ball", "yAbove": 0 }"#))
+        let junit = directory.path("junit.xml")
+        let mixed = try TiltboxBinary.run(["test", directory.url.path, "--junit", junit], in: directory)
+        #expect(mixed.status == 1, "stdout: \(mixed.stdout) stderr: \(mixed.stderr)")
+        #expect(
+            mixed.stdout.contains("bad.json: expect[1] (\"low\"): at t = 1 s (step 120), body 'ball'"),
+            "\(mixed.stdout)")
+        #expect(
+            mixed.stdout.contains("broken.json: error: ")
+                && mixed.stdout.contains("broken.json:3:23: expect[0].at: t = 9 s is after the end of the run"),
+            "\(mixed.stdout)")
+        // The invalid scenario never ran: its expectation is not counted, its run not passed.
+        #expect(mixed.stdoutLines.last == "test: 3 scenarios, 3 expectations: 2 hold, 1 fail; 1 of 3 runs passed")
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains(#"tests="4" failures="1" errors="1""#), "\(xml)")
+
+        // Without the failing expectation, the invalid scenario decides: 2.
+        try FileManager.default.removeItem(atPath: directory.path("bad.json"))
+        let invalid = try TiltboxBinary.run(["test", directory.url.path], in: directory)
+        #expect(invalid.status == 2, "\(invalid.stdout)")
+        #expect(invalid.stdoutLines.last == "test: 2 scenarios, 1 expectation: 1 hold, 0 fail; 1 of 2 runs passed")
+    }
+
+    @Test func testPicturesAreRunsFilmStripsOfEachFailingExpectationAndNoOther() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("ok.json", Self.scenario(Self.holding))
+        let bad = try directory.write(
+            "bad.json", Self.scenario(Self.holding + ", " + Self.failing + ", " + Self.failingLater))
+        let pictures = directory.path("pictures")
+        let result = try TiltboxBinary.run(
+            ["test", directory.url.path, "--jobs", "2", "--pictures", pictures], in: directory)
+        #expect(result.status == 1, "stdout: \(result.stdout) stderr: \(result.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: pictures).sorted()
+        try #require(files.count == 2, "\(files)")
+        #expect(files[0].hasSuffix("-bad-expect1.svg") && files[1].hasSuffix("-bad-expect2.svg"), "\(files)")
+        // Each is, byte for byte, the film strip `run --pictures` draws for the same scenario.
+        let alone = directory.path("alone")
+        let run = try TiltboxBinary.run(["run", bad, "--view", "none", "--pictures", alone], in: directory)
+        #expect(run.status == 1, "stderr: \(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: alone).sorted() == files)
+        for file in files {
+            let fromTest = try Data(contentsOf: URL(fileURLWithPath: pictures + "/" + file))
+            #expect(fromTest == (try Data(contentsOf: URL(fileURLWithPath: alone + "/" + file))), "\(file)")
+        }
+        // expect[1]: the box drawn, the ball ringed in the failing panel (step 120).
+        let box = try String(contentsOfFile: pictures + "/" + files[0], encoding: .utf8)
+        #expect(box.contains(#"<rect class="bound" x="0" y="0" width="100" height="50""#), "no box")
+        let panel = try #require(box.range(of: #"data-step="120""#))
+        #expect(box[panel.upperBound...].contains(#"<circle class="culprit" data-body="ball""#))
+        // expect[2]: the line y = 100 drawn, the failing panel at step 180.
+        let line = try String(contentsOfFile: pictures + "/" + files[1], encoding: .utf8)
+        #expect(line.contains(#"<line class="bound""#) && line.contains(#"y1="100""#), "no line at y = 100")
+        #expect(line.contains(#"data-step="180""#))
+    }
+
+    @Test func batchJobsFailWithTheFirstFailureLineAndBatchMergeReadsTheirExpectationsBack() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("ok.json", Self.scenario(Self.holding))
+        try directory.write(
+            "bad.json", Self.scenario(Self.holding + ", " + Self.failing + ", " + Self.failingLater))
+        let manifest = try directory.write(
+            "m.json",
+            """
+            { "format": "tiltbox-batch/1",
+              "jobs": [ { "name": "holding", "run": "ok.json" }, { "name": "failing", "run": "bad.json" } ] }
+            """)
+        let whole = directory.path("whole.json")
+        let batch = try TiltboxBinary.run(
+            ["batch", manifest, "--json", whole, "--junit", directory.path("whole.xml")], in: directory)
+        #expect(batch.status == 1, "stdout: \(batch.stdout) stderr: \(batch.stderr)")
+        #expect(batch.stdoutLines.last == "batch: 2 jobs: 1 passed, 0 diverged, 1 failed, 0 error")
+
+        let jobs = try Self.jobsByName(whole)
+        let holding = try #require(jobs["holding"]), failing = try #require(jobs["failing"])
+        #expect(holding["status"] as? String == "passed")
+        let held = try #require(holding["expectations"] as? [[String: Any]])
+        #expect(held.count == 1)
+        #expect(held.first?["label"] as? String == #"expect[0] ("stays in")"#)
+        #expect(held.first?["holds"] as? Bool == true)
+        #expect(held.first?["message"] is NSNull)
+
+        #expect(failing["status"] as? String == "failed")
+        #expect(failing["exit"] as? Int == 1)
+        let reported = try #require(failing["expectations"] as? [[String: Any]])
+        try #require(reported.count == 3)
+        #expect(reported.map { $0["holds"] as? Bool } == [true, false, false])
+        #expect(
+            reported.map { $0["label"] as? String }
+                == [#"expect[0] ("stays in")"#, #"expect[1] ("low")"#, #"expect[2] ("high")"#])
+        let first = try #require(reported[1]["message"] as? String)
+        let second = try #require(reported[2]["message"] as? String)
+        #expect(
+            first.contains(#"bad.json: expect[1] ("low"): at t = 1 s (step 120), body 'ball' at (240, 10."#), "\(first)"
+        )
+        #expect(second.contains(#"bad.json: expect[2] ("high"): at t = 1.5 s (step 180), body 'ball'"#), "\(second)")
+        // The job's message, its line on standard output and its JUnit failure are the first failure line.
+        #expect(failing["message"] as? String == first)
+        #expect(batch.stdoutLines.contains("failing: failed: \(first)"), "\(batch.stdout)")
+        let xml = try String(contentsOfFile: directory.path("whole.xml"), encoding: .utf8)
+        #expect(xml.contains(#"<failure type="failed" message="\#(Markup.escape(first))">"#), "\(xml)")
+
+        // Sharded in two and merged back: every job's expectations come through batch-merge unchanged.
+        var shards: [String] = []
+        for k in 0..<2 {
+            shards.append(directory.path("shard-\(k).json"))
+            let shard = try TiltboxBinary.run(
+                ["batch", manifest, "--shard", "\(k)/2", "--json", shards[k]], in: directory)
+            #expect(shard.status == Int32(k), "shard \(k): \(shard.stdout)")
+        }
+        let merged = directory.path("merged.json")
+        let merge = try TiltboxBinary.run(["batch-merge"] + shards.reversed() + ["--json", merged], in: directory)
+        #expect(merge.status == 1, "stdout: \(merge.stdout) stderr: \(merge.stderr)")
+        #expect(merge.stdoutLines.contains("failing: failed: \(first)"), "\(merge.stdout)")
+        let back = try Self.jobsByName(merged)
+        for name in ["holding", "failing"] {
+            let original = try #require(jobs[name]?["expectations"] as? [[String: Any]])
+            let read = try #require(back[name]?["expectations"] as? [[String: Any]], "\(name)")
+            #expect((read as NSArray) == (original as NSArray), "\(name)")
+        }
+        #expect(back["failing"]?["message"] as? String == first)
     }
 
     /// The shipped scenarios' expectations hold with this CPU's maths and with glibc's non-FMA

@@ -207,6 +207,35 @@ import Testing
         #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
     }
 
+    @Test func dataClearedOnThePhoneAreReadFromTheNewestSampleOfItsFullUpdate() throws {
+        let phone = try StandInPhone(.init(clearAtGet: 20))
+        let directory = try TemporaryDirectory()
+        let trace = directory.path("live.jsonl")
+        let result = try TiltboxBinary.run(
+            ["run", Self.scenario, "--tilt", phone.url, "--realtime", "--duration", "2", "--trace", trace, "-q"],
+            in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Self.end(trace) == "complete")
+        // After the full update (times from 0 again), the next request asks for what is newer
+        // than its newest sample: not for what is newer than the last sample before the clear.
+        let newest = try #require(phone.fullAnswerNewest, "the phone's data were never cleared")
+        let requests = phone.requests
+        let next = requests.first { $0.number == 21 }
+        #expect(
+            next?.timeValue.flatMap { Double($0) } == newest, "after \(newest): \(requests.dropFirst(18).prefix(4))")
+        #expect(phone.repeats == 0, "samples sent twice after the clear")
+        // The run went on with the cleared experiment's samples.
+        let cleared = Set(
+            (0..<400).map { i -> [Double] in
+                let s = phone.sample(i, epoch: 2)
+                return Self.world(x: StandInPhone.parsed(s.x), y: StandInPhone.parsed(s.y))
+            })
+        let applied = try Self.gravities(trace)
+        #expect(cleared.contains(applied.last ?? []), "last gravity \(applied.last ?? []) is not the cleared data's")
+        let diff = try Self.replayMatches(csv: directory.path("live-tilt.csv"), live: trace, in: directory)
+        #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
+    }
+
     @Test func ctrlCEndsALiveRunWith130AndStillWritesItsCSV() throws {
         let phone = try StandInPhone()
         let directory = try TemporaryDirectory()

@@ -21,6 +21,10 @@ import Synchronization
 ///   8 significant digits, `9.80665E0`). Then `"status": {"session", "measuring",
 ///   "timedRun", "countDown"}`.
 ///
+/// After "Clear data" on the phone (`Behaviour.clearAtGet`) phyphox forces a full update:
+/// the next request with a threshold is answered as if it said `full` (`"updateMode":
+/// "full"`, the whole buffer as it is since the clear), as `RemoteServer.forceFullUpdate` does.
+///
 /// Samples exist at `rate` per second from the moment the server starts, as a measuring
 /// phone's buffers grow: sample i at t = i / rate reads, in m/s² (Android's convention),
 /// x = 9.80665·sin θ, y = 9.80665·cos θ, z = 0, with θ = 0.8·sin(1.7·t).
@@ -52,6 +56,10 @@ final class StandInPhone: Sendable {
         /// `/get` answers (counted from 1) whose `Content-Length` says `StandInPhone.oversizedBody`
         /// bytes, followed by as much of that body as the client takes.
         var hugeLengthGets: Set<Int> = []
+        /// At this `/get` answer the phone's data have just been cleared ("Clear data", the
+        /// session unchanged): the buffers hold only the 0.2 s measured since, from t = 0 again,
+        /// following `sample(_:epoch: 2)`, and this answer is phyphox's forced full update.
+        var clearAtGet: Int?
     }
 
     /// The size of an oversized answer's body: far past the client's 1 MiB cap, and past
@@ -79,8 +87,10 @@ final class StandInPhone: Sendable {
         var served: [Int: Int] = [:]
         var stopped = false
         var restartedAt: Date?
+        var clearedAt: Date?
         var requests: [GetRequest] = []
         var oversizedBytesSent: [Int] = []
+        var fullAnswerNewest: Double?
     }
     private let counts = Mutex(Counts())
 
@@ -129,6 +139,9 @@ final class StandInPhone: Sendable {
     /// For each oversized answer (`endlessGets`, `hugeLengthGets`), the bytes of its body sent
     /// before the client hung up: what the client read, and what the sockets' buffers held.
     var oversizedBytesSent: [Int] { counts.withLock { $0.oversizedBytesSent } }
+    /// The time of the newest sample in the full answer after a clear (`clearAtGet`), as the
+    /// client parses it.
+    var fullAnswerNewest: Double? { counts.withLock { $0.fullAnswerNewest } }
 
     /// Seconds on the monotonic clock (as Tiltbox paces its polls).
     static func monotonicNow() -> Double {
@@ -149,10 +162,11 @@ final class StandInPhone: Sendable {
     // MARK: - The samples
 
     /// The reading of sample `i`, m/s² as phyphox reports it; `epoch` 1 after a restart
-    /// (`Behaviour.restartAtGet`) tilts the other way.
+    /// (`Behaviour.restartAtGet`) tilts the other way, `epoch` 2 after a clear
+    /// (`Behaviour.clearAtGet`) further than epoch 0 ever does: the three never share a reading.
     func sample(_ i: Int, epoch: Int = 0) -> (t: Double, x: Double, y: Double) {
         let t = Double(i) / behaviour.rate
-        let theta = epoch == 0 ? 0.8 * sin(1.7 * t) : -1.2 + 0.1 * sin(t)
+        let theta = epoch == 0 ? 0.8 * sin(1.7 * t) : epoch == 1 ? -1.2 + 0.1 * sin(t) : 1.1 + 0.1 * sin(t)
         return (t, 9.80665 * sin(theta), 9.80665 * cos(theta))
     }
 
@@ -292,14 +306,19 @@ final class StandInPhone: Sendable {
         if let stopAfter = behaviour.stopAfterGets, number >= stopAfter { stop() }
         if behaviour.slowGets.contains(number) { Thread.sleep(forTimeInterval: 1.5) }
         if behaviour.malformedAnswers.contains(number) { return "{\"buffer\": {\"accX\": [1.0, " }
-        let restartedAt = counts.withLock { c -> Date? in
+        let (restartedAt, clearedAt, forceFull) = counts.withLock { c -> (Date?, Date?, Bool) in
             if let at = behaviour.restartAtGet, number >= at, c.restartedAt == nil { c.restartedAt = Date() }
-            return c.restartedAt
+            var forceFull = false
+            if let at = behaviour.clearAtGet, number >= at, c.clearedAt == nil {
+                c.clearedAt = Date().addingTimeInterval(-0.2)
+                forceFull = true
+            }
+            return (c.restartedAt, c.clearedAt, forceFull)
         }
-        let epoch = restartedAt == nil ? 0 : 1
-        let session = epoch == 0 ? "a1b2c3" : "d4e5f6"
+        let epoch = restartedAt != nil ? 1 : clearedAt != nil ? 2 : 0
+        let session = epoch == 1 ? "d4e5f6" : "a1b2c3"
         let measuring = !behaviour.pausedGets.contains(number)
-        var available = Int(Date().timeIntervalSince(restartedAt ?? start) * behaviour.rate) + 1
+        var available = Int(Date().timeIntervalSince(restartedAt ?? clearedAt ?? start) * behaviour.rate) + 1
         if !measuring { available = 0 }
         let columns: [String: (Int) -> Double] = [
             "acc_time": { Self.parsed(self.sample($0, epoch: epoch).t) }, "accX": { self.sample($0, epoch: epoch).x },
@@ -317,7 +336,7 @@ final class StandInPhone: Sendable {
             if value.isEmpty {
                 mode = "single"
                 indices = available > 0 ? [available - 1] : []
-            } else if value == "full" {
+            } else if value == "full" || forceFull {
                 mode = "full"
                 indices = Array(0..<available)
             } else {
@@ -327,7 +346,12 @@ final class StandInPhone: Sendable {
                 let reference = columns[pieces.count > 1 ? String(pieces[1]) : name] ?? column
                 indices = (0..<available).filter { reference($0) > threshold }
             }
-            if name == "acc_time" { sentIndices.formUnion(indices) }
+            if name == "acc_time" {
+                sentIndices.formUnion(indices)
+                if forceFull, let newest = indices.last {
+                    counts.withLock { $0.fullAnswerNewest = column(newest) }
+                }
+            }
             let huge = name == "accX" && behaviour.hugeGets.contains(number)
             let values = indices.map { Self.phyphoxNumber(huge ? 1e300 : column($0)) }.joined(separator: ",")
             buffers.append("\"\(name)\":{\"size\":0,\"updateMode\":\"\(mode)\", \"buffer\":[\(values)]}")

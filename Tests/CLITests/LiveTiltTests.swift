@@ -368,8 +368,10 @@ import Testing
         let csv = directory.path("stdin.csv")
         let process = Process()
         process.executableURL = try TiltboxBinary.url()
+        // 3 s: the rows below take about 0.6 s to write, and the run must see the stream end
+        // well before its own.
         process.arguments = [
-            "run", Self.scenario, "--tilt", "-", "--realtime", "--duration", "2", "--trace", trace, "--out", csv, "-q",
+            "run", Self.scenario, "--tilt", "-", "--realtime", "--duration", "3", "--trace", trace, "--out", csv, "-q",
         ]
         let input = Pipe()
         process.standardInput = input
@@ -400,6 +402,18 @@ import Testing
         let applied = try Self.gravities(trace)
         #expect(applied.allSatisfy { allowed.contains($0) }, "\(Set(applied))")
         #expect(applied.last == [-588, -392], "the last row never arrived: \(Set(applied))")
+        // The stream ended mid-run (8 lines read): one warning, and a comment in the CSV after
+        // which no sample is applied (gravity held at the last row).
+        let ended = "the stream ended after 8 lines; gravity held at the last sample"
+        let endWarnings = stderr.split(separator: "\n").filter { $0.contains("the stream ended") }
+        #expect(endWarnings == ["tiltbox: warning: standard input: \(ended)"], "\(stderr)")
+        let csvLines = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n")
+        let endNote = csvLines.firstIndex { $0.hasPrefix("# at t = ") && $0.hasSuffix(" s: \(ended)") }
+        #expect(endNote != nil, "no comment for the end of the stream: \(csvLines.filter { $0.hasPrefix("#") })")
+        if let endNote {
+            #expect(csvLines[..<endNote].last { !$0.hasPrefix("#") }?.hasSuffix(",-0.6,-0.4") == true, "\(csvLines)")
+            #expect(csvLines[endNote...].allSatisfy { $0.hasPrefix("#") }, "a row applied after the end: \(csvLines)")
+        }
         let diff = try Self.replayMatches(csv: csv, live: trace, in: directory)
         #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
     }

@@ -116,7 +116,7 @@ test: test-deps lint
 	$(MAKE) docs
 
 # The timing-sensitive suites (those that start, signal, kill or wait on a process, a
-# terminal, a browser or a scheduler) FLAKE_RUNS times on an idle machine, then FLAKE_RUNS
+# terminal, a browser, a scheduler or a live tilt source) FLAKE_RUNS times on an idle machine, then FLAKE_RUNS
 # times with both cores kept busy by stress-ng; prints how many runs passed.
 FLAKE_RUNS ?= 5
 flake-hunt: test-deps

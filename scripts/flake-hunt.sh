@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the timing-sensitive test suites (those that start, signal, kill or wait on a process,
-# a terminal under tmux, headless Chromium, GNU parallel or a Slurm cluster) RUNS times on
+# a terminal under tmux, headless Chromium, GNU parallel, a Slurm cluster, or a real-time run
+# fed live by a stand-in phone or a pipe) RUNS times on
 # the machine as it is, then RUNS times with every core kept busy by stress-ng, and prints
 # how many runs passed each way. Exit 0 only when every run passed.
 #
@@ -13,7 +14,7 @@ set -u
 cd "$(dirname "$0")/.."
 runs=${1:-5}
 swift=${SWIFT:-swift}
-filter=${FLAKE_FILTER:-'KillPointTests|InterruptTests|LiveViewTests|TerminalConventionTests|OddInputTests|BatchTests|CompressedTraceTests|HTMLPlayerBrowserTests|ShapeRenderingTests|SchedulerHarnessTests|BatchSchedulerTests|HostileInputTests|StuckStepSignalTests|BatchChildProcessTests'}
+filter=${FLAKE_FILTER:-'KillPointTests|InterruptTests|LiveViewTests|TerminalConventionTests|OddInputTests|BatchTests|CompressedTraceTests|HTMLPlayerBrowserTests|ShapeRenderingTests|SchedulerHarnessTests|BatchSchedulerTests|HostileInputTests|StuckStepSignalTests|BatchChildProcessTests|LiveTiltTests'}
 logs=.build/flake-hunt
 mkdir -p "$logs"
 command -v stress-ng >/dev/null 2>&1 || { echo "flake-hunt: stress-ng is needed for the loaded runs (make flake-hunt installs it)" >&2; exit 2; }

@@ -150,6 +150,92 @@ import Testing
         #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
     }
 
+    @Test func pollingIsPacedAtMostAtTheFrameRate() throws {
+        let phone = try StandInPhone()
+        let directory = try TemporaryDirectory()
+        let trace = directory.path("paced.jsonl")
+        let fps = 20.0
+        let started = StandInPhone.monotonicNow()
+        let result = try TiltboxBinary.run(
+            [
+                "run", Self.scenario, "--tilt", phone.url, "--realtime", "--fps", "20", "--duration", "2", "--trace",
+                trace, "-q",
+            ],
+            in: directory)
+        let lifetime = StandInPhone.monotonicNow() - started
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Self.end(trace) == "complete")
+        // Every /get is made while the process lives. After the connection's one, the poller's
+        // requests start at least 1 / fps apart, so they number at most lifetime · fps + 1: with
+        // one request of slack, any pace faster than the frame rate over the run shows.
+        let bound = Int((lifetime * fps).rounded(.up)) + 3
+        let arrivals = phone.requests.map { String(format: "%.3f", $0.arrivedAt - started) }
+        #expect(phone.gets <= bound, "\(phone.gets) /get requests in \(lifetime) s at --fps 20: \(arrivals)")
+        #expect(phone.gets >= 5, "the phone was hardly polled: \(arrivals)")
+        // The client's own count (with /config, and a poll begun as the run ended) agrees.
+        let counted = result.stderr.firstMatch(of: /: (\d+) requests,/).flatMap { Int($0.1) }
+        #expect(counted.map { $0 <= bound + 2 } == true, "\(result.stderr)")
+    }
+
+    @Test func anOversizedAnswerDuringARunIsAGapAndIsNotReadWhole() throws {
+        // The 6th answer never says its length, the 14th says one far past 1 MiB.
+        let phone = try StandInPhone(.init(endlessGets: [6], hugeLengthGets: [14]))
+        let directory = try TemporaryDirectory()
+        let trace = directory.path("live.jsonl")
+        let result = try TiltboxBinary.run(
+            ["run", Self.scenario, "--tilt", phone.url, "--realtime", "--duration", "1.5", "--trace", trace, "-q"],
+            in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Self.end(trace) == "complete")
+        let warnings = result.stderrLines.filter { $0.contains("warning") }
+        #expect(warnings.count == 1, "\(result.stderr)")
+        #expect(warnings.first?.contains("the answer is larger than 1 MiB") == true, "\(result.stderr)")
+        // The client hung up on both: neither body was taken whole.
+        let taken = phone.oversizedBytesSent
+        #expect(taken.count == 2 && taken.allSatisfy { $0 < StandInPhone.oversizedBody }, "bytes taken: \(taken)")
+        // Two gaps, each held (no sample applied) until the phone answers again.
+        let lines = try String(contentsOfFile: directory.path("live-tilt.csv"), encoding: .utf8)
+            .split(separator: "\n")
+        let gaps = lines.indices.filter { lines[$0].contains("gap: the answer is larger than 1 MiB") }
+        #expect(gaps.count == 2, "\(lines.filter { $0.hasPrefix("#") })")
+        for gap in gaps {
+            let resumed = lines[gap...].firstIndex { $0.contains("answers again") }
+            #expect(resumed != nil, "the gap at line \(gap + 1) never ended")
+            #expect(lines[gap..<(resumed ?? gap)].allSatisfy { $0.hasPrefix("#") }, "a sample applied in the gap")
+        }
+        let diff = try Self.replayMatches(csv: directory.path("live-tilt.csv"), live: trace, in: directory)
+        #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
+    }
+
+    @Test func dataClearedOnThePhoneAreReadFromTheNewestSampleOfItsFullUpdate() throws {
+        let phone = try StandInPhone(.init(clearAtGet: 20))
+        let directory = try TemporaryDirectory()
+        let trace = directory.path("live.jsonl")
+        let result = try TiltboxBinary.run(
+            ["run", Self.scenario, "--tilt", phone.url, "--realtime", "--duration", "2", "--trace", trace, "-q"],
+            in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Self.end(trace) == "complete")
+        // After the full update (times from 0 again), the next request asks for what is newer
+        // than its newest sample: not for what is newer than the last sample before the clear.
+        let newest = try #require(phone.fullAnswerNewest, "the phone's data were never cleared")
+        let requests = phone.requests
+        let next = requests.first { $0.number == 21 }
+        #expect(
+            next?.timeValue.flatMap { Double($0) } == newest, "after \(newest): \(requests.dropFirst(18).prefix(4))")
+        #expect(phone.repeats == 0, "samples sent twice after the clear")
+        // The run went on with the cleared experiment's samples.
+        let cleared = Set(
+            (0..<400).map { i -> [Double] in
+                let s = phone.sample(i, epoch: 2)
+                return Self.world(x: StandInPhone.parsed(s.x), y: StandInPhone.parsed(s.y))
+            })
+        let applied = try Self.gravities(trace)
+        #expect(cleared.contains(applied.last ?? []), "last gravity \(applied.last ?? []) is not the cleared data's")
+        let diff = try Self.replayMatches(csv: directory.path("live-tilt.csv"), live: trace, in: directory)
+        #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
+    }
+
     @Test func ctrlCEndsALiveRunWith130AndStillWritesItsCSV() throws {
         let phone = try StandInPhone()
         let directory = try TemporaryDirectory()
@@ -282,8 +368,10 @@ import Testing
         let csv = directory.path("stdin.csv")
         let process = Process()
         process.executableURL = try TiltboxBinary.url()
+        // 3 s: the rows below take about 0.6 s to write, and the run must see the stream end
+        // well before its own.
         process.arguments = [
-            "run", Self.scenario, "--tilt", "-", "--realtime", "--duration", "2", "--trace", trace, "--out", csv, "-q",
+            "run", Self.scenario, "--tilt", "-", "--realtime", "--duration", "3", "--trace", trace, "--out", csv, "-q",
         ]
         let input = Pipe()
         process.standardInput = input
@@ -314,6 +402,18 @@ import Testing
         let applied = try Self.gravities(trace)
         #expect(applied.allSatisfy { allowed.contains($0) }, "\(Set(applied))")
         #expect(applied.last == [-588, -392], "the last row never arrived: \(Set(applied))")
+        // The stream ended mid-run (8 lines read): one warning, and a comment in the CSV after
+        // which no sample is applied (gravity held at the last row).
+        let ended = "the stream ended after 8 lines; gravity held at the last sample"
+        let endWarnings = stderr.split(separator: "\n").filter { $0.contains("the stream ended") }
+        #expect(endWarnings == ["tiltbox: warning: standard input: \(ended)"], "\(stderr)")
+        let csvLines = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n")
+        let endNote = csvLines.firstIndex { $0.hasPrefix("# at t = ") && $0.hasSuffix(" s: \(ended)") }
+        #expect(endNote != nil, "no comment for the end of the stream: \(csvLines.filter { $0.hasPrefix("#") })")
+        if let endNote {
+            #expect(csvLines[..<endNote].last { !$0.hasPrefix("#") }?.hasSuffix(",-0.6,-0.4") == true, "\(csvLines)")
+            #expect(csvLines[endNote...].allSatisfy { $0.hasPrefix("#") }, "a row applied after the end: \(csvLines)")
+        }
         let diff = try Self.replayMatches(csv: csv, live: trace, in: directory)
         #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
     }

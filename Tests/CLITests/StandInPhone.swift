@@ -21,6 +21,10 @@ import Synchronization
 ///   8 significant digits, `9.80665E0`). Then `"status": {"session", "measuring",
 ///   "timedRun", "countDown"}`.
 ///
+/// After "Clear data" on the phone (`Behaviour.clearAtGet`) phyphox forces a full update:
+/// the next request with a threshold is answered as if it said `full` (`"updateMode":
+/// "full"`, the whole buffer as it is since the clear), as `RemoteServer.forceFullUpdate` does.
+///
 /// Samples exist at `rate` per second from the moment the server starts, as a measuring
 /// phone's buffers grow: sample i at t = i / rate reads, in m/s² (Android's convention),
 /// x = 9.80665·sin θ, y = 9.80665·cos θ, z = 0, with θ = 0.8·sin(1.7·t).
@@ -46,6 +50,32 @@ final class StandInPhone: Sendable {
         var hugeGets: Set<Int> = []
         /// `/get` requests (counted from 1) answered only after 1.5 s: past the client's 1 s wait.
         var slowGets: Set<Int> = []
+        /// `/get` answers (counted from 1) with no `Content-Length` and a body of
+        /// `StandInPhone.oversizedBody` bytes, sent until the client hangs up.
+        var endlessGets: Set<Int> = []
+        /// `/get` answers (counted from 1) whose `Content-Length` says `StandInPhone.oversizedBody`
+        /// bytes, followed by as much of that body as the client takes.
+        var hugeLengthGets: Set<Int> = []
+        /// At this `/get` answer the phone's data have just been cleared ("Clear data", the
+        /// session unchanged): the buffers hold only the 0.2 s measured since, from t = 0 again,
+        /// following `sample(_:epoch: 2)`, and this answer is phyphox's forced full update.
+        var clearAtGet: Int?
+    }
+
+    /// The size of an oversized answer's body: far past the client's 1 MiB cap, and past
+    /// what the kernel's socket buffers on both sides can take in before a client that
+    /// stopped reading makes a send fail.
+    static let oversizedBody = 256 << 20
+
+    /// One `/get` request as the stand-in saw it.
+    struct GetRequest: Sendable {
+        /// Its number, counted from 1.
+        var number: Int
+        /// When it arrived, seconds on the monotonic clock.
+        var arrivedAt: Double
+        /// The value asked for the time buffer (`acc_time=VALUE`): empty for the last value
+        /// only, else the threshold.
+        var timeValue: String?
     }
 
     let behaviour: Behaviour
@@ -57,6 +87,10 @@ final class StandInPhone: Sendable {
         var served: [Int: Int] = [:]
         var stopped = false
         var restartedAt: Date?
+        var clearedAt: Date?
+        var requests: [GetRequest] = []
+        var oversizedBytesSent: [Int] = []
+        var fullAnswerNewest: Double?
     }
     private let counts = Mutex(Counts())
 
@@ -100,6 +134,21 @@ final class StandInPhone: Sendable {
     var samplesServed: Int { counts.withLock { $0.served.count } }
     /// Samples sent more than once (after a threshold request, none should be).
     var repeats: Int { counts.withLock { $0.served.values.filter { $0 > 1 }.count } }
+    /// Every `/get` request so far, in the order they arrived.
+    var requests: [GetRequest] { counts.withLock { $0.requests } }
+    /// For each oversized answer (`endlessGets`, `hugeLengthGets`), the bytes of its body sent
+    /// before the client hung up: what the client read, and what the sockets' buffers held.
+    var oversizedBytesSent: [Int] { counts.withLock { $0.oversizedBytesSent } }
+    /// The time of the newest sample in the full answer after a clear (`clearAtGet`), as the
+    /// client parses it.
+    var fullAnswerNewest: Double? { counts.withLock { $0.fullAnswerNewest } }
+
+    /// Seconds on the monotonic clock (as Tiltbox paces its polls).
+    static func monotonicNow() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
 
     /// Stops serving: the socket is closed and later connections are refused.
     func stop() {
@@ -113,10 +162,11 @@ final class StandInPhone: Sendable {
     // MARK: - The samples
 
     /// The reading of sample `i`, m/s² as phyphox reports it; `epoch` 1 after a restart
-    /// (`Behaviour.restartAtGet`) tilts the other way.
+    /// (`Behaviour.restartAtGet`) tilts the other way, `epoch` 2 after a clear
+    /// (`Behaviour.clearAtGet`) further than epoch 0 ever does: the three never share a reading.
     func sample(_ i: Int, epoch: Int = 0) -> (t: Double, x: Double, y: Double) {
         let t = Double(i) / behaviour.rate
-        let theta = epoch == 0 ? 0.8 * sin(1.7 * t) : -1.2 + 0.1 * sin(t)
+        let theta = epoch == 0 ? 0.8 * sin(1.7 * t) : epoch == 1 ? -1.2 + 0.1 * sin(t) : 1.1 + 0.1 * sin(t)
         return (t, 9.80665 * sin(theta), 9.80665 * cos(theta))
     }
 
@@ -176,7 +226,21 @@ final class StandInPhone: Sendable {
         let query = target.contains("?") ? String(target[target.index(after: target.firstIndex(of: "?")!)...]) : ""
         switch path {
         case "/config": reply(client, status: 200, body: config())
-        case "/get": reply(client, status: 200, body: get(query))
+        case "/get":
+            let number = counts.withLock { c -> Int in
+                c.gets += 1
+                let time = query.split(separator: "&").first { $0.hasPrefix("acc_time=") }
+                c.requests.append(
+                    GetRequest(
+                        number: c.gets, arrivedAt: Self.monotonicNow(),
+                        timeValue: time.map { String($0.dropFirst("acc_time=".count)).removingPercentEncoding ?? "" }))
+                return c.gets
+            }
+            if behaviour.endlessGets.contains(number) || behaviour.hugeLengthGets.contains(number) {
+                oversized(client, saysItsLength: behaviour.hugeLengthGets.contains(number))
+            } else {
+                reply(client, status: 200, body: get(query, number: number))
+            }
         default: reply(client, status: 404, body: "{\"error\": \"Not found.\"}")
         }
     }
@@ -195,6 +259,40 @@ final class StandInPhone: Sendable {
         }
     }
 
+    /// An answer of `oversizedBody` bytes (the start of a `/get` answer, then numbers), with
+    /// or without a `Content-Length` saying so, sent until it is whole or the client hangs up.
+    private func oversized(_ client: Int32, saysItsLength: Bool) {
+        // Never blocked for long on a client that neither reads nor hangs up.
+        var wait = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        let head =
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+            + (saysItsLength ? "Content-Length: \(Self.oversizedBody)\r\n" : "") + "Connection: close\r\n\r\n"
+        let start = Array(#"{"buffer":{"acc_time":{"size":0,"updateMode":"partial", "buffer":["#.utf8)
+        let numbers = Array(String(repeating: "1.2345678E0,", count: 64 * 1024 / 12).utf8)
+        var body = 0
+        func sendAll(_ bytes: [UInt8]) -> Int {
+            var sent = 0
+            while sent < bytes.count {
+                let n = bytes[sent...].withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if n <= 0 { break }
+                sent += n
+            }
+            return sent
+        }
+        if sendAll(Array(head.utf8)) == head.utf8.count {
+            var chunk = start
+            while body < Self.oversizedBody {
+                let piece = Array(chunk.prefix(Self.oversizedBody - body))
+                let n = sendAll(piece)
+                body += n
+                if n < piece.count { break }
+                chunk = numbers
+            }
+        }
+        counts.withLock { $0.oversizedBytesSent.append(body) }
+    }
+
     private func config() -> String {
         """
         {"crc32":"5a1e7c3d","title":"Acceleration with g","localTitle":"Acceleration with g","category":"Raw Sensors",\
@@ -204,22 +302,23 @@ final class StandInPhone: Sendable {
         """
     }
 
-    private func get(_ query: String) -> String {
-        let number = counts.withLock { c -> Int in
-            c.gets += 1
-            return c.gets
-        }
+    private func get(_ query: String, number: Int) -> String {
         if let stopAfter = behaviour.stopAfterGets, number >= stopAfter { stop() }
         if behaviour.slowGets.contains(number) { Thread.sleep(forTimeInterval: 1.5) }
         if behaviour.malformedAnswers.contains(number) { return "{\"buffer\": {\"accX\": [1.0, " }
-        let restartedAt = counts.withLock { c -> Date? in
+        let (restartedAt, clearedAt, forceFull) = counts.withLock { c -> (Date?, Date?, Bool) in
             if let at = behaviour.restartAtGet, number >= at, c.restartedAt == nil { c.restartedAt = Date() }
-            return c.restartedAt
+            var forceFull = false
+            if let at = behaviour.clearAtGet, number >= at, c.clearedAt == nil {
+                c.clearedAt = Date().addingTimeInterval(-0.2)
+                forceFull = true
+            }
+            return (c.restartedAt, c.clearedAt, forceFull)
         }
-        let epoch = restartedAt == nil ? 0 : 1
-        let session = epoch == 0 ? "a1b2c3" : "d4e5f6"
+        let epoch = restartedAt != nil ? 1 : clearedAt != nil ? 2 : 0
+        let session = epoch == 1 ? "d4e5f6" : "a1b2c3"
         let measuring = !behaviour.pausedGets.contains(number)
-        var available = Int(Date().timeIntervalSince(restartedAt ?? start) * behaviour.rate) + 1
+        var available = Int(Date().timeIntervalSince(restartedAt ?? clearedAt ?? start) * behaviour.rate) + 1
         if !measuring { available = 0 }
         let columns: [String: (Int) -> Double] = [
             "acc_time": { Self.parsed(self.sample($0, epoch: epoch).t) }, "accX": { self.sample($0, epoch: epoch).x },
@@ -237,7 +336,7 @@ final class StandInPhone: Sendable {
             if value.isEmpty {
                 mode = "single"
                 indices = available > 0 ? [available - 1] : []
-            } else if value == "full" {
+            } else if value == "full" || forceFull {
                 mode = "full"
                 indices = Array(0..<available)
             } else {
@@ -247,7 +346,12 @@ final class StandInPhone: Sendable {
                 let reference = columns[pieces.count > 1 ? String(pieces[1]) : name] ?? column
                 indices = (0..<available).filter { reference($0) > threshold }
             }
-            if name == "acc_time" { sentIndices.formUnion(indices) }
+            if name == "acc_time" {
+                sentIndices.formUnion(indices)
+                if forceFull, let newest = indices.last {
+                    counts.withLock { $0.fullAnswerNewest = column(newest) }
+                }
+            }
             let huge = name == "accX" && behaviour.hugeGets.contains(number)
             let values = indices.map { Self.phyphoxNumber(huge ? 1e300 : column($0)) }.joined(separator: ",")
             buffers.append("\"\(name)\":{\"size\":0,\"updateMode\":\"\(mode)\", \"buffer\":[\(values)]}")

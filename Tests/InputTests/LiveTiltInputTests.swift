@@ -132,6 +132,20 @@ import Testing
         #expect(csv == "# replay: x\nt,x,y\n0,0,-1\n0.25,0.5,-0.5\n# gap: no answer\n0.5,-0.25,-0.75\n")
     }
 
+    @Test func theRequestsHostHeaderBracketsAnIPv6Address() throws {
+        guard case .phyphox(let host, let port)? = try LiveTiltInput.parse("phyphox://[::1]:8080") else {
+            Issue.record("phyphox://[::1]:8080 did not parse as a phone")
+            return
+        }
+        #expect(
+            HTTPGet(host: host, port: port).request("/config")
+                == "GET /config HTTP/1.1\r\nHost: [::1]:8080\r\nConnection: close\r\nAccept: application/json\r\n\r\n")
+        #expect(HTTPGet(host: "fe80::1", port: 80).request("/get?accX=").contains("\r\nHost: [fe80::1]:80\r\n"))
+        #expect(
+            HTTPGet(host: "192.168.0.42", port: 8080).request("/config").contains("\r\nHost: 192.168.0.42:8080\r\n"))
+        #expect(HTTPGet(host: "phone.local", port: 80).request("/config").contains("\r\nHost: phone.local:80\r\n"))
+    }
+
     @Test func httpAnswersNeedStatus200AndGiveTheirContentLengthBody() throws {
         let ok = Array("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}extra".utf8)
         #expect(try HTTPGet.body(of: ok) == Array("{}".utf8))

@@ -61,10 +61,15 @@
     public func get(_ target: String) throws(HTTPGetError) -> [UInt8] {
         let fd = try openConnection()
         defer { close(fd) }
-        let request =
-            "GET \(target) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\nAccept: application/json\r\n\r\n"
-        try sendAll(Array(request.utf8), on: fd)
+        try sendAll(Array(request(target).utf8), on: fd)
         return try Self.body(of: try receive(on: fd))
+    }
+
+    /// The request `get` sends for `target`. Its `Host` header is `host:port`, an IPv6
+    /// address in brackets (RFC 7230 §5.4 takes the URI's authority: `Host: [::1]:8080`).
+    func request(_ target: String) -> String {
+        let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        return "GET \(target) HTTP/1.1\r\nHost: \(authority)\r\nConnection: close\r\nAccept: application/json\r\n\r\n"
     }
 
     // MARK: - Socket

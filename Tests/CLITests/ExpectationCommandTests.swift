@@ -102,6 +102,25 @@ import Testing
         #expect(none.stderr.contains("has no \"expect\""), "\(none.stderr)")
     }
 
+    @Test func aTruncatedScenarioInAFolderIsAnErrorNotSkipped() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("ok.json", Self.scenario(Self.holding))
+        try directory.write("keys.json", #"{ "format": "tiltbox-tilt/1", "units": "g", "keyframes": [] }"#)
+        let passing = try TiltboxBinary.run(["test", directory.url.path], in: directory)
+        #expect(passing.status == 0, "stdout: \(passing.stdout) stderr: \(passing.stderr)")
+
+        // A scenario cut short (a bad merge, a full disk): it would silently leave the gate.
+        let whole = Self.scenario(Self.failing)
+        let truncated = try directory.write("cut.json", String(whole.prefix(whole.count / 2)))
+        let result = try TiltboxBinary.run(["test", directory.url.path], in: directory)
+        #expect(result.status == 2, "stdout: \(result.stdout) stderr: \(result.stderr)")
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.stderr)")
+        #expect(lines.first?.hasPrefix("tiltbox: \(truncated):") == true, "\(result.stderr)")
+        #expect(result.stderr.contains("not valid JSON"), "\(result.stderr)")
+        #expect(!result.stdout.contains("runs passed"), "nothing runs: \(result.stdout)")
+    }
+
     @Test func testShardsAndOverridesGoThroughTheBatchMachinery() throws {
         let directory = try TemporaryDirectory()
         try directory.write("a.json", Self.scenario(Self.holding))

@@ -10,8 +10,14 @@ import Foundation
     /// The scenario files with `expect` under `paths`, in order: each folder's `.json` files
     /// that are scenarios (`"format": "tiltbox-scenario/1"`) with an `expect` key, sorted by path;
     /// a file named directly must be one.
-    /// - Throws: `InputError` for a path that does not exist, or a file named directly that
-    ///   is not a scenario with `expect`.
+    ///
+    /// A `.json` file in a folder that cannot be read or is not valid JSON is an error, not
+    /// skipped: a truncated or mangled scenario must not drop out of a CI gate unnoticed. Valid
+    /// JSON of another format (a keyframes file, a batch manifest) and files over
+    /// `maxFileBytes` are skipped.
+    /// - Throws: `InputError` for a path that does not exist, a `.json` file that cannot be
+    ///   read or parsed (with the line and column), or a file named directly that is not a
+    ///   scenario with `expect`.
     public static func scenarios(in paths: [String]) throws(InputError) -> [String] {
         var found: [String] = []
         for path in paths {
@@ -20,9 +26,11 @@ import Foundation
                 throw InputError(file: path, reason: "no such file or folder")
             }
             if isDirectory.boolValue {
-                found += folder(path).filter { declaresExpectations($0) == true }
+                for file in folder(path) where try declaresExpectations(file, skippingTooLarge: true) == true {
+                    found.append(file)
+                }
             } else {
-                switch declaresExpectations(path) {
+                switch try declaresExpectations(path, skippingTooLarge: false) {
                 case true?: found.append(path)
                 case false?: throw InputError(file: path, reason: "this scenario has no \"expect\": nothing to test")
                 case nil: throw InputError(file: path, reason: "not a scenario file (tiltbox-scenario/1)")
@@ -55,17 +63,20 @@ import Foundation
         return files.sorted()
     }
 
-    /// `true` for a scenario with `expect`, `false` for one without, `nil` for a file that is
-    /// not a scenario (not JSON, another format, too large, unreadable).
-    static func declaresExpectations(_ path: String) -> Bool? {
-        guard let data = try? RegularFile.read(path, maxBytes: maxFileBytes, tooLarge: { _ in "too large" }) else {
-            return nil
+    /// `true` for a scenario with `expect`, `false` for one without, `nil` for valid JSON of
+    /// another format (or, with `skippingTooLarge`, a file over `maxFileBytes`).
+    /// - Throws: `InputError` for a file that cannot be read, is too large (unless skipped) or
+    ///   is not valid JSON, at the parser's line and column.
+    static func declaresExpectations(_ path: String, skippingTooLarge: Bool) throws(InputError) -> Bool? {
+        if skippingTooLarge, let size = try? RegularFile.size(of: path), size > UInt64(maxFileBytes) { return nil }
+        let data = try RegularFile.read(path, maxBytes: maxFileBytes) { size in
+            "the file is \(size) bytes; a scenario is at most \(maxFileBytes)"
         }
         let root: JSONNode
         do {
             root = try JSONParser.parse(String(decoding: data, as: UTF8.self))
         } catch {
-            return nil
+            throw InputError(file: path, location: error.location, reason: "not valid JSON: \(error.reason)")
         }
         guard root["format"]?.stringValue == ScenarioLoader.format else { return nil }
         return root["expect"] != nil

@@ -116,7 +116,7 @@ import Testing
         #expect(result.status == 2, "stdout: \(result.stdout) stderr: \(result.stderr)")
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == 1, "\(result.stderr)")
-        #expect(lines.first?.hasPrefix("tiltbox: \(truncated):") == true, "\(result.stderr)")
+        #expect(lines.first?.hasPrefix("\(truncated):") == true, "\(result.stderr)")
         #expect(result.stderr.contains("not valid JSON"), "\(result.stderr)")
         #expect(!result.stdout.contains("runs passed"), "nothing runs: \(result.stdout)")
     }

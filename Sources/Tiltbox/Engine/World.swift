@@ -150,9 +150,11 @@ public final class World {
     /// The corresponding Chipmunk call is `cpSpaceStep`.
     public func step(dt: Double) {
         stepsTaken += 1
-        let space = self.space
+        // The closure takes the space's pointer, not the `Space` (which the world keeps alive):
+        // capturing the object would retain and release it every step.
+        let pointer = space.pointer
         ChipmunkMessageCapture.capture(step: stepsTaken, into: &diagnostics) {
-            cpSpaceStep(space.pointer, dt)
+            cpSpaceStep(pointer, dt)
         }
     }
 

@@ -112,7 +112,12 @@ public final class RunSession {
     // more than the rest of the wrapper's work in a step of a small scene.
     @exclusivity(unchecked) private var stepper: FixedStepper
     private let recording: RecordingSink
+    /// Every sink: the recording one first, then the caller's, in the order given.
     @exclusivity(unchecked) private var sinks: [any RecordSink]
+    /// The caller's sinks (`sinks` without the recording one). A recorded step calls the
+    /// recording sink directly and these through the protocol: each call through an array of
+    /// existentials retains and releases its sink, a cost paid per sink and step.
+    @exclusivity(unchecked) private var callerSinks: [any RecordSink]
     /// The sinks given every step (`recordsEveryStep`), a subset of `sinks`.
     @exclusivity(unchecked) private var everyStepSinks: [any RecordSink]
     // The states of the last step and of the one before, in storage the session owns (freed in
@@ -169,6 +174,7 @@ public final class RunSession {
         self.dt = scenario.timestep.dt
         recording = RecordingSink(writer: nil)
         self.sinks = [recording] + sinks
+        callerSinks = sinks
         everyStepSinks = sinks.filter(\.recordsEveryStep)
         appliedGravity = .zero
         startJointOutlines = world.jointOutlines
@@ -453,7 +459,7 @@ public final class RunSession {
         if reached % every == 0 || reached == totalSteps {
             try emit(step: reached)
         } else if !everyStepSinks.isEmpty {
-            try emit(step: reached, to: everyStepSinks)
+            try emitToEveryStepSinks(step: reached)
         }
     }
 
@@ -505,8 +511,34 @@ public final class RunSession {
         if gaveEveryStep { pendingEveryStepEvents.removeAll() }
     }
 
+    /// Whether events wait for any sink (checked before calling `deliverPendingEvents`, which
+    /// most steps do not need).
+    private var hasPendingEvents: Bool { !pendingEvents.isEmpty || !pendingEveryStepEvents.isEmpty }
+
+    /// Record `step` to every sink: the recording one, then the caller's in order. The same
+    /// as `emit(step:to: sinks)`, written for the step loop: the properties are read here,
+    /// not passed (a passed array is retained for the call), and the recording sink, a
+    /// concrete `let`, is called without a retain.
     private func emit(step: Int) throws {
-        try emit(step: step, to: sinks)
+        if hasPendingEvents { try deliverPendingEvents(to: sinks) }
+        let t = time(ofStep: step)
+        let g = appliedGravity
+        let buffer = UnsafeBufferPointer(states)
+        try recording.record(step: step, time: t, gravity: g, states: buffer)
+        for i in 0..<callerSinks.count {
+            try callerSinks[i].record(step: step, time: t, gravity: g, states: buffer)
+        }
+    }
+
+    /// Record `step`, not a recorded step, to the sinks given every step.
+    private func emitToEveryStepSinks(step: Int) throws {
+        if hasPendingEvents { try deliverPendingEvents(to: everyStepSinks) }
+        let t = time(ofStep: step)
+        let g = appliedGravity
+        let buffer = UnsafeBufferPointer(states)
+        for i in 0..<everyStepSinks.count {
+            try everyStepSinks[i].record(step: step, time: t, gravity: g, states: buffer)
+        }
     }
 
     private func emit(step: Int, to receivers: [any RecordSink]) throws {

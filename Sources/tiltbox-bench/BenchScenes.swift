@@ -400,4 +400,26 @@ func printScenesTable(_ reports: [SceneReport], rounds: Int, steps: Int) {
             "| \(r.scene.name) | \(r.scene.bodies.count) | \(ms(r.c)) | \(ms(r.none)) | \(ms(r.full)) | \(ms(r.pymunk)) | \(ratio(r.rNone)) | \(ratio(r.rFull)) | \(ratio(r.rPymunk)) | \(cost) | \(r.hashesAgree ? "yes" : "NO") `\(String(r.hashC, radix: 16))` |"
         )
     }
+    printSceneTargets(reports)
+}
+
+/// The step loop's targets, from callgrind's figures (instruction counts hold on a busy machine):
+/// own work ≤ 200 instructions per body per step with no output on the 100-crate pile, the
+/// 50-link chain and the 20-box stack; a full trace of the 100-crate pile ≤ 1.15× the raw C
+/// loop's instructions, all threads; no allocation per step (a step that allocated would count
+/// at least one, so below 0.5 a step is none: the longer run's writer thread may allocate a few
+/// times fewer than the shorter's).
+func printSceneTargets(_ reports: [SceneReport]) {
+    func cost(_ name: String) -> StepCost? { reports.first { $0.scene.name == name }?.cost }
+    print("")
+    print("Step loop targets (callgrind, per extra step):")
+    for name in ["pile-100", "chain-50", "stack-20"] {
+        print(target("\(name) own instructions per body, no output", cost(name)?.ownPerBody, 200, unit: "", digits: 0))
+    }
+    print(target("pile-100 full trace, instructions over raw C", cost("pile-100")?.ratioFull, 1.15))
+    for r in reports {
+        guard let c = r.cost else { continue }
+        let most = max(c.mallocsNone, c.mallocsFull, c.mallocsHashes)
+        print(target("\(r.scene.name) allocations per step (run, --trace, --hashes)", most, 0.5, unit: "", digits: 2))
+    }
 }

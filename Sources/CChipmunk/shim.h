@@ -67,6 +67,37 @@ static inline int tiltbox_stream_has_output(FILE *stream) {
 #endif
 }
 
+/// How deep two shapes overlap as `cpShapesCollide` finds them (the narrow phase `cpSpaceStep`
+/// uses, on shapes whose world positions `cpShapeUpdate` cached): the largest of minus its
+/// contact points' distances (negative when overlapping), or 0 when it finds no contact.
+/// A helper because the set's fixed array of anonymous structs does not come into Swift; and
+/// for two quirks of Chipmunk 7.0.3, measured:
+/// - `cpShapesCollide` flips the normal, but not the points, when its first shape's type comes
+///   after its second's (a polygon before a circle), so every distance comes out with the wrong
+///   sign: the shapes are passed in type order (circle, segment, polygon), as `cpCollide` wants.
+/// - Two shapes that coincide exactly (the same box at the same pose) get contacts with a zero
+///   normal and distance 0: then the depth is the overlap of their bounding boxes (cached by
+///   `cpShapeUpdate`) along the shallower axis, which for identical shapes is their smaller extent.
+static inline double tiltbox_shapes_overlap_depth(const cpShape *a, const cpShape *b) {
+    if (a->klass->type > b->klass->type) {
+        const cpShape *swap = a;
+        a = b;
+        b = swap;
+    }
+    cpContactPointSet set = cpShapesCollide(a, b);
+    if (set.count > 0 && set.normal.x == 0 && set.normal.y == 0) {
+        double x = fmin(a->bb.r, b->bb.r) - fmax(a->bb.l, b->bb.l);
+        double y = fmin(a->bb.t, b->bb.t) - fmax(a->bb.b, b->bb.b);
+        double depth = fmin(x, y);
+        return depth > 0 ? depth : 0;
+    }
+    double depth = 0;
+    for (int i = 0; i < set.count; i++) {
+        if (-set.points[i].distance > depth) depth = -set.points[i].distance;
+    }
+    return depth;
+}
+
 /// Bytes Chipmunk has allocated for its contact and arbiter pools (blocks of
 /// CP_BUFFER_BYTES that a space keeps at their high-water mark until it is freed).
 static inline size_t tiltbox_space_pool_bytes(const cpSpace *space) {

@@ -180,6 +180,93 @@ import Testing
             csv.hasPrefix("name,status,steps,digest,kineticEnergy,maxSpeed,restTime,bounds\npassing,passed,,,,,,\n"))
     }
 
+    /// A scene whose world changes after t = 0: three balls spawned every 0.5 s (collision type
+    /// `ball`), the first ball and the crate removed at 1.2 s, and a rule counting each contact a
+    /// ball begins with the box walls (`bounces`); its expectations read the counter.
+    static let changingScene = #"""
+        {"format": "tiltbox-scenario/1", "world": {"size": [480, 320]}, "duration": 2,
+         "walls": {"box": true, "collisionType": "wall"},
+         "crates": [{"id": "c", "position": [100, 100]}],
+         "timeline": [
+           {"t": 0, "every": 0.5, "count": 3,
+            "spawn": {"id": "ball", "position": [240, 300], "shapes": [{"circle": {"radius": 8}, "mass": 1, "collisionType": "ball"}]}},
+           {"t": 1.2, "remove": ["ball#0", "c"]}],
+         "rules": [{"on": "begin", "between": ["ball", "wall"], "do": [{"count": "bounces"}]}],
+         "expect": [
+           {"name": "nothing bounced yet", "at": 0.5, "counter": "bounces", "equals": 0},
+           {"name": "every ball bounced", "at": 2, "counter": "bounces", "atLeast": 3},
+           {"name": "the last ball is there", "at": 2, "body": "ball#2", "inside": "world"}]}
+        """#
+
+    @Test func aBatchJobOfATimelineAndRulesFollowsSpawnsRemovalsAndCounters() throws {
+        let directory = try TemporaryDirectory()
+        let scene = try directory.write("changing.json", Self.changingScene)
+        try FileManager.default.createDirectory(atPath: directory.path("out"), withIntermediateDirectories: true)
+        try directory.write(
+            "m.json",
+            """
+            {"format": "tiltbox-batch/1", "jobs": [
+              {"name": "changing", "run": "changing.json", "trace": "out/changing.jsonl"},
+              {"name": "weightless", "run": "changing.json", "set": {"world.gravity": [0, 0]}}]}
+            """)
+        let batch = try TiltboxBinary.run(
+            ["batch", directory.path("m.json"), "--json", directory.path("r.json")], in: directory)
+        // Without gravity no ball reaches a wall: the counter stays 0 and that job fails.
+        #expect(batch.status == 1, "batch: \(batch.stdout)\(batch.stderr)")
+        let byName = Dictionary(
+            uniqueKeysWithValues: try jobs(jsonObject(directory.path("r.json"))).map {
+                ($0["name"] as? String ?? "", $0)
+            })
+        let job = try #require(byName["changing"])
+        #expect(job["status"] as? String == "passed", "\(job)")
+        #expect(job["steps"] as? Int == 240)
+
+        // The job's trace: spawns and removals as events, the rule's counter on its end line.
+        let lines = try String(contentsOfFile: directory.path("out/changing.jsonl"), encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.hasPrefix(#"{"event":"spawn""#) }.count == 3)
+        #expect(lines.filter { $0.hasPrefix(#"{"event":"remove""#) }.count == 2)
+        let endLine = try #require(lines.last)
+        let end = try #require(try JSONSerialization.jsonObject(with: Data(endLine.utf8)) as? [String: Any])
+        let counters = try #require(end["counters"] as? [String: Int], "\(end)")
+        let bounces = try #require(counters["bounces"])
+        #expect(bounces >= 3 && lines.filter { $0.contains(#""event":"begin""#) }.count == bounces)
+        // The same scene run directly: the batch's digest and metrics are that run's.
+        let summary = directory.path("direct.json")
+        let direct = try TiltboxBinary.run(
+            ["run", scene, "--view", "none", "--summary-json", summary, "-q"], in: directory)
+        #expect(direct.status == 0, "run: \(direct.stderr)")
+        let directSummary = try jsonObject(summary)
+        #expect(job["digest"] as? String == directSummary["digest"] as? String)
+        #expect(
+            (job["metrics"] as? NSDictionary) == (directSummary["metrics"] as? NSDictionary),
+            "batch \(String(describing: job["metrics"])), run \(String(describing: directSummary["metrics"]))")
+
+        // The metrics' bounds are those of the bodies the last record lists (ball#1 and ball#2,
+        // radius 8): the crate at x = 100 and ball#0 are gone.
+        let last = try #require(lines.last { $0.hasPrefix(#"{"step":240,"#) })
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        let states = try #require(record["s"] as? [[Double]])
+        #expect(states.count == 2)
+        let xs = states.map { $0[0] }, ys = states.map { $0[1] }
+        let expected = [xs.min()! - 8, ys.min()! - 8, xs.max()! + 8, ys.max()! + 8]
+        let bounds = try #require((job["metrics"] as? [String: Any])?["bounds"] as? [Double])
+        #expect(bounds.count == 4 && zip(bounds, expected).allSatisfy { abs($0 - $1) < 1e-9 }, "\(bounds)")
+        #expect(bounds[0] > 200, "the removed crate at x = 100 still counts: \(bounds)")
+
+        // The expectations on the counter, reported per job.
+        let expectations = try #require(job["expectations"] as? [[String: Any]])
+        #expect(expectations.map { $0["holds"] as? Bool } == [true, true, true], "\(expectations)")
+        let weightless = try #require(byName["weightless"])
+        #expect(weightless["status"] as? String == "failed")
+        let reported = try #require(weightless["expectations"] as? [[String: Any]])
+        #expect(reported.map { $0["holds"] as? Bool } == [true, false, true], "\(reported)")
+        let message = weightless["message"] as? String ?? ""
+        #expect(
+            message.contains(#"expect[1] ("every ball bounced")"#) && message.contains("counter 'bounces' is 0"),
+            "\(message)")
+    }
+
     @Test func theExitStatusIsTwoWhenTheOnlyProblemIsBadInput() throws {
         let directory = try TemporaryDirectory()
         try project(directory)

@@ -135,4 +135,28 @@ import Testing
                 #"differ: first divergence at step 110 (t = 0.9166666666666666): body "ball#0" field vy:"#) == true,
             "\(far.stdout)\(far.stderr)")
     }
+
+    @Test func validateAndRunRefuseAnEmitterThatSpawnsIntoTheBodyItSpawnedTheStepBefore() throws {
+        let directory = try TemporaryDirectory()
+        // At 120 Hz, every 0.01 is due at steps 0, 2 and 3: "ball#2" comes the step after "ball#1",
+        // which has fallen 5 px (600 px/s for 1/120 s), so the two circles of radius 8 overlap by 11.
+        let file = try directory.write(
+            "emitter.json",
+            """
+            {"format": "tiltbox-scenario/1", "world": {"size": [480, 320]}, "duration": 2,
+             "timeline": [
+              {"t": 0, "every": 0.01, "count": 3,
+               "spawn": {"id": "ball", "position": [240, 200], "velocity": [0, -600], "shapes": [{"circle": {"radius": 8}, "mass": 1}]}}]}
+
+            """)
+        let line =
+            "\(file):4:13: timeline[0].spawn: the emitter spawns \"ball#2\" into \"ball#1\" spawned the step before "
+            + "(they overlap by 11 px): space the spawns out (every) or give them a velocity that clears them"
+        for arguments in [["validate", file], ["run", file, "--view", "none"]] {
+            let result = try TiltboxBinary.run(arguments, in: directory)
+            #expect(result.status == 2, "\(arguments[0]) exited \(result.status): \(result.stderr)")
+            #expect(result.stdout.isEmpty, "\(arguments[0]) wrote: \(result.stdout)")
+            #expect(result.stderrLines == [line], "\(arguments[0])")
+        }
+    }
 }

@@ -105,6 +105,9 @@ import Testing
             "pymunk agreement: timeline trace at dt 1/30/5, every 7: \(trace.records.count) records, "
                 + "\(identical) of \(compared) values bit-identical, \(ourEvents.count) events equal")
         #expect(theirEvents.count == 17) // 10 spawns, 2 joints, 1 removeJoint, 4 removals
-        #expect(compared > 0 && identical == compared, "\(firstDifference ?? "")")
+        #expect(identical == compared, "\(firstDifference ?? "")")
+        // Pinned (docs/reliability.md quotes it): a scene or reader change that drops records or
+        // bodies shows here, not only as a smaller figure in the log.
+        #expect(compared == 4656, "values compared")
     }
 }

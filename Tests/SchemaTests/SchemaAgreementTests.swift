@@ -96,6 +96,10 @@ let loaderOnlyRules: [LoaderOnlyRule] = [
             "for a slide joint", "for a rotaryLimit joint",
         ]),
     LoaderOnlyRule(
+        name: "emitter overlap",
+        why: "an emitter's consecutive bodies are compared by their shapes, due steps and spawn velocity",
+        fragments: ["the emitter spawns"]),
+    LoaderOnlyRule(
         name: "timeline steps and totals",
         why: "the due step t / dt compares with duration and timestep; spawns and actions are summed over counts",
         fragments: ["after the run's last step", "spawns more than", "actions in all"]),

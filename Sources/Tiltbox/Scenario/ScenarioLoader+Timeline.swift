@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reading the scenario's `timeline` (docs/formats.md §8) and checking it before the run.
 ///
 /// The choices this loader makes, beyond the format's contract:
@@ -11,6 +13,14 @@
 ///   never on a kinematic body with a `path`, never moves a static body, and turns a body
 ///   dynamic only when its spec is a dynamic body whose mass comes from its shapes.
 /// - A spawned body cannot have a `path` (its time base is not defined yet).
+/// - An emitter (a dynamic spawn with `count` > 1) may not spawn into the body it spawned
+///   just before: when repetitions k − 1 and k are due at the same step or at consecutive
+///   steps and k − 1 is still present, body k at its spawn pose must not overlap body k − 1
+///   at the pose its spawn velocity carries it to in one step (position + velocity·dt,
+///   angle + angularVelocity·dt; at the same step, the spawn pose itself). Only shape pairs
+///   Chipmunk would push apart count (`ShapeCollision.collide`), and touching is not
+///   overlapping (`ShapeOverlap.depth`). Static and kinematic emitters are not checked:
+///   Chipmunk never pushes two bodies apart that neither moves by its collisions.
 extension ScenarioLoader {
     static let timelineEntryKeys = ["t", "every", "count"] + TimelineAction.keys
     static let impulseKeys = ["body", "impulse", "at"]
@@ -283,6 +293,10 @@ extension ScenarioLoader {
         var everJoint = Set(scenario.joints.compactMap(\.id))
         // Where each body left or joint was removed, for messages.
         var gone: [String: String] = [:]
+        // An emitter's overlap depth with its previous body, by entry, for repetitions due at
+        // the same step ([0]) and at the next ([1]): every repetition of an entry is the same
+        // body at the same pose, so each is asked of Chipmunk once.
+        var emitterDepths: [Int: [Double?]] = [:]
 
         // Spawned ids unique over the run, whatever their steps.
         for (index, entry) in timeline.entries.enumerated() {
@@ -339,6 +353,24 @@ extension ScenarioLoader {
             switch entry.action {
             case .spawn(let body):
                 let id = entry.spawnedID(occurrence.repetition) ?? body.id
+                let k = occurrence.repetition
+                if k > 0, body.type == .dynamic, let previous = entry.spawnedID(k - 1), bodies[previous] != nil {
+                    let gap = occurrence.step - entry.step(k - 1, dt: dt)
+                    if gap <= 1 {
+                        var depths = emitterDepths[occurrence.entry] ?? [nil, nil]
+                        let depth = depths[gap] ?? emitterOverlap(body, stepsApart: gap, dt: dt)
+                        depths[gap] = depth
+                        emitterDepths[occurrence.entry] = depths
+                        if depth > 0 {
+                            let when = gap == 0 ? "at the same step" : "the step before"
+                            throw object.reader.error(
+                                at: object["spawn"] ?? object.node, object.path("spawn"),
+                                "the emitter spawns \"\(id)\" into \"\(previous)\" spawned \(when) (they overlap by "
+                                    + "\(overlapText(depth)) px): space the spawns out (every) or give them a velocity "
+                                    + "that clears them")
+                        }
+                    }
+                }
                 bodies[id] = PresentBody(
                     type: body.type, hasPath: false, massFromShapes: body.type == .dynamic && body.givenMass == nil)
                 gone["body:" + id] = nil
@@ -449,6 +481,27 @@ extension ScenarioLoader {
                 joints.entries[jointIndex].spec = spec
             }
         }
+    }
+}
+
+extension ScenarioLoader {
+    /// How deep an emitter's next body, at its spawn pose, overlaps the one spawned
+    /// `stepsApart` (0 or 1) steps before it, where that one is by then: its spawn pose
+    /// moved by its spawn velocity for `stepsApart` steps of `dt` (no gravity, no contact:
+    /// the one step the loader can know). 0 when they do not overlap.
+    static func emitterOverlap(_ body: BodySpec, stepsApart: Int, dt: Double) -> Double {
+        let time = Double(stepsApart) * dt
+        let spawned = BodyPose(position: body.position, angle: body.angle)
+        let moved = BodyPose(
+            position: body.position + body.velocity * time, angle: body.angle + body.angularVelocity * time)
+        return ShapeOverlap.depth(
+            ShapeOverlap.Side(shapes: body.shapes, pose: spawned), ShapeOverlap.Side(shapes: body.shapes, pose: moved))
+    }
+
+    /// An overlap depth for a message: one decimal from 0.1 up, else two significant digits.
+    static func overlapText(_ depth: Double) -> String {
+        if depth >= 0.1 { return NumberFormat.shortest((depth * 10).rounded() / 10) }
+        return NumberFormat.shortest(Double(String(format: "%.1e", depth)) ?? depth)
     }
 }
 

@@ -244,12 +244,9 @@ import Testing
 
         // The metrics' bounds are those of the bodies the last record lists (ball#1 and ball#2,
         // radius 8): the crate at x = 100 and ball#0 are gone.
-        let last = try #require(lines.last { $0.hasPrefix(#"{"step":240,"#) })
-        let record = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
-        let states = try #require(record["s"] as? [[Double]])
-        #expect(states.count == 2)
-        let xs = states.map { $0[0] }, ys = states.map { $0[1] }
-        let expected = [xs.min()! - 8, ys.min()! - 8, xs.max()! + 8, ys.max()! + 8]
+        let (bodies, expected) = try JSONLines.bodyBounds(
+            atStep: 240, reach: 8, trace: directory.path("out/changing.jsonl"))
+        #expect(bodies == 2)
         let bounds = try #require((job["metrics"] as? [String: Any])?["bounds"] as? [Double])
         #expect(bounds.count == 4 && zip(bounds, expected).allSatisfy { abs($0 - $1) < 1e-9 }, "\(bounds)")
         #expect(bounds[0] > 200, "the removed crate at x = 100 still counts: \(bounds)")

@@ -43,159 +43,176 @@ import Testing
         [0 + (-x / 9.80665) * 980, 0 + (-y / 9.80665) * 980]
     }
 
-    /// Runs the replay command of a live CSV's first comment and diffs its trace with `live`.
-    static func replayMatches(csv: String, live: String, in directory: TemporaryDirectory) throws
-        -> TiltboxBinary.Result
-    {
+    /// Runs the replay command of a live CSV's first comment, diffs its trace with `live` and
+    /// expects them identical (the diff's exit 0); returns the diff for a test's further checks.
+    @discardableResult
+    static func replayMatches(
+        csv: String, live: String, in directory: TemporaryDirectory,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> TiltboxBinary.Result {
         let text = try String(contentsOfFile: csv, encoding: .utf8)
         let first = String(text.split(separator: "\n").first ?? "")
-        #expect(first.hasPrefix("# replay: tiltbox run "), "first line: \(first)")
+        #expect(first.hasPrefix("# replay: tiltbox run "), "first line: \(first)", sourceLocation: sourceLocation)
         let words = first.dropFirst("# replay: tiltbox ".count).split(separator: " ").map(String.init)
         let replay = try TiltboxBinary.run(words + ["-q"], in: directory)
-        #expect(replay.status == 0, "replay: \(replay.stderr)")
-        let replayTrace = try #require(words.last)
-        return try TiltboxBinary.run(["diff", live, replayTrace], in: directory)
+        #expect(replay.status == 0, "replay: \(replay.stderr)", sourceLocation: sourceLocation)
+        let replayTrace = try #require(words.last, sourceLocation: sourceLocation)
+        let diff = try TiltboxBinary.run(["diff", live, replayTrace], in: directory)
+        #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)", sourceLocation: sourceLocation)
+        return diff
     }
+
+    /// The replay of a live run's CSV, checked as `replayMatches(csv:live:in:)` checks it.
+    @discardableResult
+    static func replayMatches(_ run: LiveRun, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> TiltboxBinary.Result
+    {
+        try replayMatches(csv: run.csv, live: run.trace, in: run.directory, sourceLocation: sourceLocation)
+    }
+
+    // MARK: - A headless live run against the stand-in phone
+
+    /// A finished headless live run: what it printed, the files it wrote and where.
+    struct LiveRun {
+        /// The run's exit status and output.
+        var result: TiltboxBinary.Result
+        /// The folder the run ran in; its files are there.
+        var directory: TemporaryDirectory
+        /// The trace's path.
+        var trace: String
+        /// The CSV of the gravity applied: `--out`'s file, else `NAME-tilt.csv` beside the trace `NAME.jsonl`.
+        var csv: String
+        /// When the child process was started and when it had exited, in seconds on
+        /// `StandInPhone.monotonicNow()`'s clock (the clock of the phone's request times).
+        var started: Double
+        var exited: Double
+
+        /// The lines of standard error that are warnings.
+        var warnings: [String] { result.stderrLines.filter { $0.contains("warning") } }
+
+        /// The CSV's text.
+        func csvText() throws -> String { try String(contentsOfFile: csv, encoding: .utf8) }
+    }
+
+    /// Runs the scenario headless in a fresh folder, live from `phone`:
+    /// `run SCENARIO --tilt URL --realtime OPTIONS --duration SECONDS --trace TRACE [--out OUT] -q`;
+    /// expects exit 0 and a trace that ends `complete`.
+    static func liveRun(
+        against phone: StandInPhone, seconds: String, options: [String] = [], trace name: String = "live.jsonl",
+        out: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> LiveRun {
+        let directory = try TemporaryDirectory()
+        let trace = directory.path(name)
+        let csv = directory.path(out ?? (name as NSString).deletingPathExtension + "-tilt.csv")
+        let arguments =
+            ["run", Self.scenario, "--tilt", phone.url, "--realtime"] + options
+            + ["--duration", seconds, "--trace", trace] + (out == nil ? [] : ["--out", csv]) + ["-q"]
+        let started = StandInPhone.monotonicNow()
+        let result = try TiltboxBinary.run(arguments, in: directory)
+        let exited = StandInPhone.monotonicNow()
+        #expect(result.status == 0, "\(result.stderr)", sourceLocation: sourceLocation)
+        #expect(try Self.end(trace) == "complete", sourceLocation: sourceLocation)
+        return LiveRun(
+            result: result, directory: directory, trace: trace, csv: csv, started: started, exited: exited)
+    }
+
+    /// The world gravities of the stand-in phone's first 400 samples of session `epoch`, converted.
+    static func gravities(of phone: StandInPhone, epoch: Int = 0) -> Set<[Double]> {
+        Set(
+            (0..<400).map { i -> [Double] in
+                let s = phone.sample(i, epoch: epoch)
+                return Self.world(x: StandInPhone.parsed(s.x), y: StandInPhone.parsed(s.y))
+            })
+    }
+
+    // MARK: - Tests
 
     @Test func gravityFollowsTheStandInPhonesSamplesAndTheCSVReplaysBitForBit() throws {
         let phone = try StandInPhone()
-        let directory = try TemporaryDirectory()
-        let trace = directory.path("live.jsonl")
-        let csv = directory.path("live.csv")
-        let result = try TiltboxBinary.run(
-            [
-                "run", Self.scenario, "--tilt", phone.url, "--realtime", "--duration", "1.5", "--trace", trace,
-                "--out", csv, "-q",
-            ],
-            in: directory)
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(try Self.end(trace) == "complete")
+        let run = try Self.liveRun(against: phone, seconds: "1.5", out: "live.csv")
         // Every gravity applied is one of the phone's samples, converted (or the scenario's
         // own before the first), and more than a few distinct samples were applied.
-        var known = Set(
-            (0..<400).map { i -> [Double] in
-                let s = phone.sample(i)
-                return Self.world(x: StandInPhone.parsed(s.x), y: StandInPhone.parsed(s.y))
-            })
+        var known = Self.gravities(of: phone)
         known.insert([0, -980])
-        let applied = try Self.gravities(trace)
+        let applied = try Self.gravities(run.trace)
         let strangers = applied.filter { !known.contains($0) }
         #expect(strangers.isEmpty, "gravity not from the phone: \(strangers.prefix(3))")
         #expect(Set(applied).count > 10, "only \(Set(applied).count) distinct gravities applied")
         #expect(phone.repeats == 0, "the client asked for samples it already had")
-        #expect(result.stderr.contains("samples received"), "\(result.stderr)")
-        let diff = try Self.replayMatches(csv: csv, live: trace, in: directory)
-        #expect(diff.status == 0 && diff.stdout.hasPrefix("identical"), "\(diff.stdout)\(diff.stderr)")
+        #expect(run.result.stderr.contains("samples received"), "\(run.result.stderr)")
+        let diff = try Self.replayMatches(run)
+        #expect(diff.stdout.hasPrefix("identical"), "\(diff.stdout)\(diff.stderr)")
         // verify re-runs the trace's own source: the CSV it names.
-        let verify = try TiltboxBinary.run(["verify", "--against", trace], in: directory)
+        let verify = try TiltboxBinary.run(["verify", "--against", run.trace], in: run.directory)
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
     }
 
     @Test func aMalformedAnswerHoldsGravityWarnsOnceAndTheRunCompletes() throws {
         let phone = try StandInPhone(.init(malformedAnswers: [5, 6, 7, 15]))
-        let directory = try TemporaryDirectory()
-        let trace = directory.path("live.jsonl")
-        let result = try TiltboxBinary.run(
-            ["run", Self.scenario, "--tilt", phone.url, "--realtime", "--duration", "1.5", "--trace", trace, "-q"],
-            in: directory)
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(try Self.end(trace) == "complete")
-        let warnings = result.stderrLines.filter { $0.contains("warning") }
-        #expect(warnings.count == 1, "\(result.stderr)")
-        #expect(warnings.first?.contains("malformed") == true, "\(result.stderr)")
+        let run = try Self.liveRun(against: phone, seconds: "1.5")
+        let stderr = run.result.stderr
+        #expect(run.warnings.count == 1, "\(stderr)")
+        #expect(run.warnings.first?.contains("malformed") == true, "\(stderr)")
         // Without --out, the CSV is beside the trace, and the gaps are comment lines in it.
-        let csv = directory.path("live-tilt.csv")
-        let text = try String(contentsOfFile: csv, encoding: .utf8)
+        #expect(run.csv == run.directory.path("live-tilt.csv"))
+        let text = try run.csvText()
         #expect(text.split(separator: "\n").filter { $0.hasPrefix("# at t = ") && $0.contains("gap") }.count == 2)
-        #expect(result.stderr.contains("wrote the") && result.stderr.contains(csv), "\(result.stderr)")
-        let diff = try Self.replayMatches(csv: csv, live: trace, in: directory)
-        #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
+        #expect(stderr.contains("wrote the") && stderr.contains(run.csv), "\(stderr)")
+        try Self.replayMatches(run)
     }
 
     @Test func aPhoneThatDoesNotAnswerInTimeIsAGapWithOneWarning() throws {
         let phone = try StandInPhone(.init(slowGets: [6]))
-        let directory = try TemporaryDirectory()
-        let trace = directory.path("live.jsonl")
-        let result = try TiltboxBinary.run(
-            ["run", Self.scenario, "--tilt", phone.url, "--realtime", "--duration", "3", "--trace", trace, "-q"],
-            in: directory)
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(try Self.end(trace) == "complete")
-        let warnings = result.stderrLines.filter { $0.contains("warning") }
-        #expect(warnings.count == 1 && warnings[0].contains("no answer within the timeout"), "\(result.stderr)")
-        let text = try String(contentsOfFile: directory.path("live-tilt.csv"), encoding: .utf8)
+        let run = try Self.liveRun(against: phone, seconds: "3")
+        let warnings = run.warnings
+        #expect(
+            warnings.count == 1 && warnings[0].contains("no answer within the timeout"), "\(run.result.stderr)")
+        let text = try run.csvText()
         #expect(text.contains("gap: no answer within the timeout") && text.contains("answers again"), "\(text)")
-        let diff = try Self.replayMatches(csv: directory.path("live-tilt.csv"), live: trace, in: directory)
-        #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
+        try Self.replayMatches(run)
     }
 
     @Test func aPhoneThatStopsMidRunIsSurvivedWithOneWarning() throws {
         let phone = try StandInPhone(.init(stopAfterGets: 20))
-        let directory = try TemporaryDirectory()
-        let trace = directory.path("live.jsonl")
-        let result = try TiltboxBinary.run(
-            ["run", Self.scenario, "--tilt", phone.url, "--realtime", "--duration", "2", "--trace", trace, "-q"],
-            in: directory)
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(try Self.end(trace) == "complete")
-        let warnings = result.stderrLines.filter { $0.contains("warning") }
-        #expect(warnings.count == 1, "\(result.stderr)")
-        #expect(warnings.first?.contains("cannot connect") == true, "\(result.stderr)")
-        let text = try String(contentsOfFile: directory.path("live-tilt.csv"), encoding: .utf8)
+        let run = try Self.liveRun(against: phone, seconds: "2")
+        #expect(run.warnings.count == 1, "\(run.result.stderr)")
+        #expect(run.warnings.first?.contains("cannot connect") == true, "\(run.result.stderr)")
+        let text = try run.csvText()
         #expect(text.contains("gap: cannot connect"), "\(text.suffix(400))")
         // Gravity held: no sample is applied after the gap began, and the replay agrees.
         let afterGap = text.components(separatedBy: "gap: cannot connect").last ?? ""
         #expect(afterGap.split(separator: "\n").dropFirst().allSatisfy { $0.hasPrefix("#") }, "\(afterGap)")
-        let diff = try Self.replayMatches(csv: directory.path("live-tilt.csv"), live: trace, in: directory)
-        #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
+        try Self.replayMatches(run)
     }
 
     @Test func pollingIsPacedAtMostAtTheFrameRate() throws {
         let phone = try StandInPhone()
-        let directory = try TemporaryDirectory()
-        let trace = directory.path("paced.jsonl")
         let fps = 20.0
-        let started = StandInPhone.monotonicNow()
-        let result = try TiltboxBinary.run(
-            [
-                "run", Self.scenario, "--tilt", phone.url, "--realtime", "--fps", "20", "--duration", "2", "--trace",
-                trace, "-q",
-            ],
-            in: directory)
-        let lifetime = StandInPhone.monotonicNow() - started
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(try Self.end(trace) == "complete")
+        let run = try Self.liveRun(against: phone, seconds: "2", options: ["--fps", "20"], trace: "paced.jsonl")
+        let lifetime = run.exited - run.started
         // Every /get is made while the process lives. After the connection's one, the poller's
         // requests start at least 1 / fps apart, so they number at most lifetime · fps + 1: with
         // one request of slack, any pace faster than the frame rate over the run shows.
         let bound = Int((lifetime * fps).rounded(.up)) + 3
-        let arrivals = phone.requests.map { String(format: "%.3f", $0.arrivedAt - started) }
+        let arrivals = phone.requests.map { String(format: "%.3f", $0.arrivedAt - run.started) }
         #expect(phone.gets <= bound, "\(phone.gets) /get requests in \(lifetime) s at --fps 20: \(arrivals)")
         #expect(phone.gets >= 5, "the phone was hardly polled: \(arrivals)")
         // The client's own count (with /config, and a poll begun as the run ended) agrees.
-        let counted = result.stderr.firstMatch(of: /: (\d+) requests,/).flatMap { Int($0.1) }
-        #expect(counted.map { $0 <= bound + 2 } == true, "\(result.stderr)")
+        let counted = run.result.stderr.firstMatch(of: /: (\d+) requests,/).flatMap { Int($0.1) }
+        #expect(counted.map { $0 <= bound + 2 } == true, "\(run.result.stderr)")
     }
 
     @Test func anOversizedAnswerDuringARunIsAGapAndIsNotReadWhole() throws {
         // The 6th answer never says its length, the 14th says one far past 1 MiB.
         let phone = try StandInPhone(.init(endlessGets: [6], hugeLengthGets: [14]))
-        let directory = try TemporaryDirectory()
-        let trace = directory.path("live.jsonl")
-        let result = try TiltboxBinary.run(
-            ["run", Self.scenario, "--tilt", phone.url, "--realtime", "--duration", "1.5", "--trace", trace, "-q"],
-            in: directory)
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(try Self.end(trace) == "complete")
-        let warnings = result.stderrLines.filter { $0.contains("warning") }
-        #expect(warnings.count == 1, "\(result.stderr)")
-        #expect(warnings.first?.contains("the answer is larger than 1 MiB") == true, "\(result.stderr)")
+        let run = try Self.liveRun(against: phone, seconds: "1.5")
+        #expect(run.warnings.count == 1, "\(run.result.stderr)")
+        #expect(run.warnings.first?.contains("the answer is larger than 1 MiB") == true, "\(run.result.stderr)")
         // The client hung up on both: neither body was taken whole.
         let taken = phone.oversizedBytesSent
         #expect(taken.count == 2 && taken.allSatisfy { $0 < StandInPhone.oversizedBody }, "bytes taken: \(taken)")
         // Two gaps, each held (no sample applied) until the phone answers again.
-        let lines = try String(contentsOfFile: directory.path("live-tilt.csv"), encoding: .utf8)
-            .split(separator: "\n")
+        let lines = try run.csvText().split(separator: "\n")
         let gaps = lines.indices.filter { lines[$0].contains("gap: the answer is larger than 1 MiB") }
         #expect(gaps.count == 2, "\(lines.filter { $0.hasPrefix("#") })")
         for gap in gaps {
@@ -203,19 +220,12 @@ import Testing
             #expect(resumed != nil, "the gap at line \(gap + 1) never ended")
             #expect(lines[gap..<(resumed ?? gap)].allSatisfy { $0.hasPrefix("#") }, "a sample applied in the gap")
         }
-        let diff = try Self.replayMatches(csv: directory.path("live-tilt.csv"), live: trace, in: directory)
-        #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
+        try Self.replayMatches(run)
     }
 
     @Test func dataClearedOnThePhoneAreReadFromTheNewestSampleOfItsFullUpdate() throws {
         let phone = try StandInPhone(.init(clearAtGet: 20))
-        let directory = try TemporaryDirectory()
-        let trace = directory.path("live.jsonl")
-        let result = try TiltboxBinary.run(
-            ["run", Self.scenario, "--tilt", phone.url, "--realtime", "--duration", "2", "--trace", trace, "-q"],
-            in: directory)
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(try Self.end(trace) == "complete")
+        let run = try Self.liveRun(against: phone, seconds: "2")
         // After the full update (times from 0 again), the next request asks for what is newer
         // than its newest sample: not for what is newer than the last sample before the clear.
         let newest = try #require(phone.fullAnswerNewest, "the phone's data were never cleared")
@@ -225,15 +235,10 @@ import Testing
             next?.timeValue.flatMap { Double($0) } == newest, "after \(newest): \(requests.dropFirst(18).prefix(4))")
         #expect(phone.repeats == 0, "samples sent twice after the clear")
         // The run went on with the cleared experiment's samples.
-        let cleared = Set(
-            (0..<400).map { i -> [Double] in
-                let s = phone.sample(i, epoch: 2)
-                return Self.world(x: StandInPhone.parsed(s.x), y: StandInPhone.parsed(s.y))
-            })
-        let applied = try Self.gravities(trace)
+        let cleared = Self.gravities(of: phone, epoch: 2)
+        let applied = try Self.gravities(run.trace)
         #expect(cleared.contains(applied.last ?? []), "last gravity \(applied.last ?? []) is not the cleared data's")
-        let diff = try Self.replayMatches(csv: directory.path("live-tilt.csv"), live: trace, in: directory)
-        #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
+        try Self.replayMatches(run)
     }
 
     @Test func ctrlCEndsALiveRunWith130AndStillWritesItsCSV() throws {
@@ -259,46 +264,28 @@ import Testing
 
     @Test func aRestartedExperimentIsReadAfreshAndAPausedOneHoldsGravity() throws {
         let phone = try StandInPhone(.init(restartAtGet: 40, pausedGets: Set(10..<20)))
-        let directory = try TemporaryDirectory()
-        let trace = directory.path("live.jsonl")
-        let result = try TiltboxBinary.run(
-            ["run", Self.scenario, "--tilt", phone.url, "--realtime", "--duration", "2", "--trace", trace, "-q"],
-            in: directory)
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(try Self.end(trace) == "complete")
-        let warnings = result.stderrLines.filter { $0.contains("warning") }
-        #expect(warnings.count == 2, "\(result.stderr)")
-        #expect(warnings.contains { $0.contains("is not measuring") }, "\(result.stderr)")
-        #expect(warnings.contains { $0.contains("restarted (a new session)") }, "\(result.stderr)")
+        let run = try Self.liveRun(against: phone, seconds: "2")
+        #expect(run.warnings.count == 2, "\(run.result.stderr)")
+        #expect(run.warnings.contains { $0.contains("is not measuring") }, "\(run.result.stderr)")
+        #expect(run.warnings.contains { $0.contains("restarted (a new session)") }, "\(run.result.stderr)")
         // After the restart, gravity follows the new session's samples (its times start at 0 again).
-        let restarted = Set(
-            (0..<400).map { i -> [Double] in
-                let s = phone.sample(i, epoch: 1)
-                return Self.world(x: StandInPhone.parsed(s.x), y: StandInPhone.parsed(s.y))
-            })
-        let applied = try Self.gravities(trace)
+        let restarted = Self.gravities(of: phone, epoch: 1)
+        let applied = try Self.gravities(run.trace)
         #expect(restarted.contains(applied.last ?? []), "last gravity \(applied.last ?? []) is not the new session's")
         #expect(phone.repeats == 0)
-        let diff = try Self.replayMatches(csv: directory.path("live-tilt.csv"), live: trace, in: directory)
-        #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
+        try Self.replayMatches(run)
     }
 
     @Test func aReadingBeyondTheGravityBoundIsSkippedSoTheCSVStillReplays() throws {
         let phone = try StandInPhone(.init(hugeGets: Set(8..<40)))
-        let directory = try TemporaryDirectory()
-        let trace = directory.path("live.jsonl")
-        let result = try TiltboxBinary.run(
-            ["run", Self.scenario, "--tilt", phone.url, "--realtime", "--duration", "1", "--trace", trace, "-q"],
-            in: directory)
-        #expect(result.status == 0, "\(result.stderr)")
-        let warnings = result.stderrLines.filter { $0.contains("warning") }
-        #expect(warnings.count == 1 && warnings[0].contains("a sample skipped: reading"), "\(result.stderr)")
-        let applied = try Self.gravities(trace)
+        let run = try Self.liveRun(against: phone, seconds: "1")
+        let warnings = run.warnings
+        #expect(warnings.count == 1 && warnings[0].contains("a sample skipped: reading"), "\(run.result.stderr)")
+        let applied = try Self.gravities(run.trace)
         #expect(
             applied.allSatisfy { abs($0[0]) <= 1e6 && abs($0[1]) <= 1e6 },
             "\(applied.max { abs($0[0]) < abs($1[0]) } ?? [])")
-        let diff = try Self.replayMatches(csv: directory.path("live-tilt.csv"), live: trace, in: directory)
-        #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
+        try Self.replayMatches(run)
     }
 
     @Test func aLinearAccelerationExperimentIsRefusedBeforeTheRun() throws {
@@ -414,8 +401,7 @@ import Testing
             #expect(csvLines[..<endNote].last { !$0.hasPrefix("#") }?.hasSuffix(",-0.6,-0.4") == true, "\(csvLines)")
             #expect(csvLines[endNote...].allSatisfy { $0.hasPrefix("#") }, "a row applied after the end: \(csvLines)")
         }
-        let diff = try Self.replayMatches(csv: csv, live: trace, in: directory)
-        #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
+        try Self.replayMatches(csv: csv, live: trace, in: directory)
     }
 
     @Test func recordUnderTmuxShowsThePhoneAndItsSampleAgeInTheHUDAndReplaysIdentically() throws {
@@ -437,7 +423,7 @@ import Testing
         #expect(session.exitStatus(within: Patience.generous) == 0)
         #expect(try Self.end(live) == "complete")
         let diff = try Self.replayMatches(csv: csv, live: live, in: directory)
-        #expect(diff.status == 0 && diff.stdout.contains("identical: 361 records"), "\(diff.stdout)\(diff.stderr)")
+        #expect(diff.stdout.contains("identical: 361 records"), "\(diff.stdout)\(diff.stderr)")
     }
 
     @Test func theLiveViewTakesRowsFromAPipeAndKeysFromTheTerminal() throws {
@@ -462,8 +448,7 @@ import Testing
         #expect(csv.contains(",0.5,-0.5\n"), "\(csv)")
         // q stops a live run on purpose: the trace ends complete, and the CSV replays it exactly.
         #expect(try Self.end(live) == "complete")
-        let diff = try Self.replayMatches(csv: directory.path("live-tilt.csv"), live: live, in: directory)
-        #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
+        try Self.replayMatches(csv: directory.path("live-tilt.csv"), live: live, in: directory)
     }
 
     @Test func recordTakesRowsFromAPipeAndItsCSVReplaysIdentically() throws {
@@ -480,7 +465,7 @@ import Testing
         let text = try String(contentsOfFile: csv, encoding: .utf8)
         #expect(text.contains("recorded live from standard input") && text.contains(",-0.5,-0.5\n"), "\(text)")
         let diff = try Self.replayMatches(csv: csv, live: live, in: directory)
-        #expect(diff.status == 0 && diff.stdout.contains("identical: 241 records"), "\(diff.stdout)\(diff.stderr)")
+        #expect(diff.stdout.contains("identical: 241 records"), "\(diff.stdout)\(diff.stderr)")
     }
 
     /// The figures of a 10 s live run against the stand-in at 100 Hz, printed for the
@@ -488,15 +473,10 @@ import Testing
     /// whether the replay of its CSV is identical.
     @Test func aTenSecondLiveRunAt100HzReplaysIdentically() throws {
         let phone = try StandInPhone(.init(rate: 100))
-        let directory = try TemporaryDirectory()
-        let trace = directory.path("ten.jsonl")
-        let result = try TiltboxBinary.run(
-            ["run", Self.scenario, "--tilt", phone.url, "--realtime", "--duration", "10", "--trace", trace, "-q"],
-            in: directory)
-        #expect(result.status == 0, "\(result.stderr)")
-        let counts = result.stderrLines.first { $0.contains("samples received") } ?? ""
-        let diff = try Self.replayMatches(csv: directory.path("ten-tilt.csv"), live: trace, in: directory)
-        #expect(diff.status == 0, "\(diff.stdout)")
+        let run = try Self.liveRun(against: phone, seconds: "10", trace: "ten.jsonl")
+        #expect(run.csv == run.directory.path("ten-tilt.csv"))
+        let counts = run.result.stderrLines.first { $0.contains("samples received") } ?? ""
+        let diff = try Self.replayMatches(run)
         print(
             "live tilt, 10 s at 100 Hz: \(counts); stand-in served \(phone.samplesServed) samples to \(phone.gets) /get requests, \(phone.repeats) twice; replay: \(diff.stdout.trimmingCharacters(in: .whitespacesAndNewlines))"
         )

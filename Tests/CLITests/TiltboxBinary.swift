@@ -226,6 +226,27 @@ enum JSONLines {
         String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
     }
 
+    /// The bounds `[minX, minY, maxX, maxY]` of the bodies that the last record at `step` of the
+    /// trace at `path` lists, each body reaching `reach` (a ball's radius) beyond its position,
+    /// as a run's summary metrics compute them; and how many bodies that record lists.
+    /// Records an issue and throws when the trace has no such record or the record no body.
+    static func bodyBounds(
+        atStep step: Int, reach: Double, trace path: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> (bodies: Int, bounds: [Double]) {
+        let last = try #require(
+            try lines(file: path).last { $0.hasPrefix(#"{"step":\#(step),"#) }, "no record at step \(step)",
+            sourceLocation: sourceLocation)
+        let record = try #require(
+            try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any], sourceLocation: sourceLocation)
+        let states = try #require(record["s"] as? [[Double]], sourceLocation: sourceLocation)
+        let xs = states.map { $0[0] }, ys = states.map { $0[1] }
+        let minX = try #require(xs.min(), "the record lists no body", sourceLocation: sourceLocation)
+        let minY = try #require(ys.min(), sourceLocation: sourceLocation)
+        let maxX = try #require(xs.max(), sourceLocation: sourceLocation)
+        let maxY = try #require(ys.max(), sourceLocation: sourceLocation)
+        return (states.count, [minX - reach, minY - reach, maxX + reach, maxY + reach])
+    }
+
     /// A JSON number as a Double, exactly.
     ///
     /// swift-corelibs-foundation's JSONSerialization can hand back a Decimal-backed

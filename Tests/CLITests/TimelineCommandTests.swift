@@ -95,13 +95,8 @@ import Testing
             ["run", file, "--view", "none", "--trace", trace, "--summary-json", summary, "-q"], in: directory)
         #expect(run.status == 0, "run: \(run.stderr)")
         // The last record lists ball#1 and ball#2 (radius 8: reach 8), the crate and ball#0 gone.
-        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
-        let last = try #require(lines.last { $0.hasPrefix(#"{"step":240,"#) })
-        let record = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
-        let states = try #require(record["s"] as? [[Double]])
-        #expect(states.count == 2)
-        let xs = states.map { $0[0] }, ys = states.map { $0[1] }
-        let expected = [xs.min()! - 8, ys.min()! - 8, xs.max()! + 8, ys.max()! + 8]
+        let (bodies, expected) = try JSONLines.bodyBounds(atStep: 240, reach: 8, trace: trace)
+        #expect(bodies == 2)
         let object = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: summary))) as? [String: Any])
         let metrics = try #require(object["metrics"] as? [String: Any])

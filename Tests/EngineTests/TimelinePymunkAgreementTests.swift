@@ -109,4 +109,58 @@ import Testing
         #expect(tally.compared == 2646)
         #expect(tally.identical == tally.compared, "\(tally)")
     }
+
+    /// `set` with `type` every way the loader allows (docs/formats.md §8; `cpBodySetType` after the
+    /// other setters, then `cpBodyActivate`): a dynamic body made static under falling balls and made
+    /// dynamic again, a dynamic body made kinematic, moved by a set, then dynamic again, a static
+    /// body made kinematic and moved, and a crate made static for good.
+    static let typesText = #"""
+        {"format": "tiltbox-scenario/1", "world": {"size": [480, 320]}, "duration": 3,
+         "crates": [{"id": "c0", "position": [400, 60]}],
+         "bodies": [
+           {"id": "lid", "position": [200, 120], "shapes": [{"box": {"size": [140, 10]}, "mass": 3, "friction": 0.6}]},
+           {"id": "wheel", "position": [330, 200], "velocity": [-20, 0],
+            "shapes": [{"circle": {"radius": 12}, "mass": 2, "friction": 0.9}]},
+           {"id": "gate", "type": "static", "position": [60, 150], "shapes": [{"box": {"size": [50, 10]}}]}],
+         "timeline": [
+           {"t": 0.05, "every": 0.2, "count": 10,
+            "spawn": {"id": "ball", "position": [190, 290], "velocity": [8, 0],
+                      "shapes": [{"circle": {"radius": 7}, "mass": 1, "friction": 0.5}]}},
+           {"t": 0.1, "set": {"body": "lid", "angle": 0.05, "type": "static"}},
+           {"t": 0.3, "set": {"body": "wheel", "velocity": [5, 5], "type": "kinematic"}},
+           {"t": 0.5, "set": {"body": "wheel", "velocity": [-40, 0], "angularVelocity": 3}},
+           {"t": 0.7, "set": {"body": "gate", "type": "kinematic"}},
+           {"t": 0.8, "set": {"body": "gate", "velocity": [30, -20], "angularVelocity": -0.5}},
+           {"t": 1.2, "set": {"body": "lid", "angularVelocity": 0.5, "type": "dynamic"}},
+           {"t": 1.4, "set": {"body": "wheel", "velocity": [0, 60], "type": "dynamic"}},
+           {"t": 1.6, "set": {"body": "c0", "velocity": [0, 100], "type": "static"}},
+           {"t": 2.0, "set": {"body": "gate", "type": "static"}}
+         ]}
+        """#
+
+    @Test func typeChangesToStaticKinematicAndDynamicAgreeWithPymunkBitForBit() throws {
+        let scenario = try ScenarioLoader.parse(text: Self.typesText, file: "types.json", baseDirectory: nil)
+        let dt = scenario.timestep.dt
+        let actions = try Self.pymunkActions(scenario)
+        var player = TimelinePlayer(timeline: scenario.timeline, dt: dt)
+        let steps = scenario.totalSteps
+        var types: [String: Set<BodyType>] = [:]
+        let tally = try PymunkAgreementTests.compare(
+            scenario, track: ConstantGravity(scenario.world.gravity), steps: steps, every: 5,
+            beforeStep: { n, world in
+                player.apply(step: n, to: world)
+                for body in world.bodies { types[body.id, default: []].insert(body.type) }
+            },
+            extra: ["ids": scenario.bodyDefinitions.map(\.id), "timeline": actions])
+        PymunkAgreementTests.report("timeline: set type static, kinematic, dynamic, \(steps) steps", tally)
+        #expect(player.isFinished)
+        // Every change happened (none skipped): each body took each type the timeline gives it.
+        #expect(types["lid"] == [.dynamic, .static])
+        #expect(types["wheel"] == [.dynamic, .kinematic])
+        #expect(types["gate"] == [.static, .kinematic])
+        #expect(types["c0"] == [.dynamic, .static])
+        // 73 records of the bodies present at each (4 at start, up to 14): 788 bodies × 6 values.
+        #expect(tally.compared == 4728)
+        #expect(tally.identical == tally.compared, "\(tally)")
+    }
 }

@@ -247,7 +247,7 @@ import Testing
          ],
          "rules": [
            {"on": "begin", "between": ["hook", "pad"], "do": [{"remove": "a"}, {"count": "hooks"}]},
-           {"on": "begin", "between": ["ball", "freezer"], "do": [{"set": {"body": "a", "angle": 0.3, "type": "static"}}]},
+           {"on": "begin", "between": ["ball", "freezer"], "do": [{"set": {"body": "a", "type": "static"}}]},
            {"on": "begin", "between": ["lifter", "ball"],
             "do": [{"set": {"body": "b", "position": [330, 90], "velocity": [9, 9], "type": "kinematic"}},
                    {"set": {"body": "b", "velocity": [0, 40], "angularVelocity": 1}}]},

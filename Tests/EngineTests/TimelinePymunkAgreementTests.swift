@@ -126,7 +126,7 @@ import Testing
            {"t": 0.05, "every": 0.2, "count": 10,
             "spawn": {"id": "ball", "position": [190, 290], "velocity": [8, 0],
                       "shapes": [{"circle": {"radius": 7}, "mass": 1, "friction": 0.5}]}},
-           {"t": 0.1, "set": {"body": "lid", "angle": 0.05, "type": "static"}},
+           {"t": 0.1, "set": {"body": "lid", "type": "static"}},
            {"t": 0.3, "set": {"body": "wheel", "velocity": [5, 5], "type": "kinematic"}},
            {"t": 0.5, "set": {"body": "wheel", "velocity": [-40, 0], "angularVelocity": 3}},
            {"t": 0.7, "set": {"body": "gate", "type": "kinematic"}},

@@ -109,6 +109,11 @@ import Testing
             #"Scenarios/test.json:10:63: rules[0].do[0].set: a set changes nothing: give at least one of position, angle, velocity, angularVelocity, type"#
         ),
         (
+            #"[{"on": "begin", "between": ["ball", "goal"], "do": [{"set": {"body": "a", "position": [240, 60], "type": "static"}}]}]"#,
+            "",
+            #"Scenarios/test.json:10:89: rules[0].do[0].set.position: a set that makes a body static cannot also move it: Chipmunk keeps a body made static where its shapes were last updated, so it would collide at its old pose; move it in an earlier step, then make it static"#
+        ),
+        (
             #"[{"on": "begin", "between": ["ball", "goal"], "do": [{"count": ""}]}]"#, "",
             #"Scenarios/test.json:10:65: rules[0].do[0].count: must not be empty"#
         ),

@@ -117,6 +117,14 @@ import Testing
             #"Scenarios/test.json:9:28: timeline[0].set.body: "pusher" is a kinematic body driven by its path: a set would fight the path"#
         ),
         (
+            #"[{"t": 1, "set": {"body": "c", "position": [300, 200], "type": "static"}}]"#,
+            #"Scenarios/test.json:9:45: timeline[0].set.position: a set that makes a body static cannot also move it: Chipmunk keeps a body made static where its shapes were last updated, so it would collide at its old pose; move it in an earlier step, then make it static"#
+        ),
+        (
+            #"[{"t": 1, "set": {"body": "c", "type": "static", "angle": 0.5}}]"#,
+            #"Scenarios/test.json:9:60: timeline[0].set.angle: a set that makes a body static cannot also move it: Chipmunk keeps a body made static where its shapes were last updated, so it would collide at its old pose; move it in an earlier step, then make it static"#
+        ),
+        (
             #"[{"t": -1, "remove": "c"}]"#,
             #"Scenarios/test.json:9:9: timeline[0].t: must be ≥ 0 and ≤ 1000000 (got -1)"#
         ),

@@ -139,10 +139,14 @@
                     "{\"impulse\": {\"body\": \"\(side)\", \"impulse\": \(vector([0, 1, -1e12, 1e12]))"
                         + (byte() % 2 == 0 ? "" : ", \"at\": \(vector(Self.coordinates))") + "}}")
             case 2:
+                let velocity = vector(Self.speeds), angle = number(Self.angles)
+                let type = byte() % 2 == 0 ? nil : pick(["kinematic", "static"])
+                // A set that makes a body static cannot also turn it (the loader refuses it), so such a
+                // set keeps only the velocity; the bytes read are the same either way.
                 actions.append(
-                    "{\"set\": {\"body\": \"\(side)\", \"velocity\": \(vector(Self.speeds)), "
-                        + "\"angle\": \(number(Self.angles))"
-                        + (byte() % 2 == 0 ? "" : ", \"type\": \"\(pick(["kinematic", "static"]))\"") + "}}")
+                    "{\"set\": {\"body\": \"\(side)\", \"velocity\": \(velocity)"
+                        + (type == "static" ? "" : ", \"angle\": \(angle)")
+                        + (type.map { ", \"type\": \"\($0)\"" } ?? "") + "}}")
             default: actions.append("{\"count\": \"\(pick(["n", "m"]))\"}")
             }
         }

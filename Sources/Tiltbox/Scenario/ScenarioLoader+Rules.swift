@@ -166,6 +166,7 @@ extension ScenarioLoader {
                         "a rule cannot make a body dynamic (Chipmunk would take its mass from shapes that may have "
                             + "none); use \"kinematic\" or \"static\"")
                 }
+                if type == .static { try refuseMovingWhileMadeStatic(set) }
             }
             let action = RuleAction.set(
                 side,

@@ -186,6 +186,7 @@ extension ScenarioLoader {
             var type: BodyType?
             if let typeNode = set["type"] {
                 type = try reader.enumeration(typeNode, set.path("type"), as: BodyType.self)
+                if type == .static { try refuseMovingWhileMadeStatic(set) }
             }
             return .set(
                 BodySetting(
@@ -204,6 +205,22 @@ extension ScenarioLoader {
             return .removeJoint(try reader.string(member.node, path, allowEmpty: false))
         default:
             return .setJoint(try jointSetting(member.node, path: path, reader: reader))
+        }
+    }
+
+    /// A `set` that makes a body static may not also move it (`position`, `angle`): Chipmunk
+    /// 7.0.3's `cpBodySetType` moves the body's shapes into the static index where they were
+    /// last updated, and a static shape is never updated again, so the body would be drawn and
+    /// recorded at its new pose while it collides at its old one. Move it in an earlier step
+    /// (while it is dynamic or kinematic, each step updates its shapes), then make it static.
+    static func refuseMovingWhileMadeStatic(_ set: ObjectReader) throws(InputError) {
+        for key in ["position", "angle"] {
+            guard let node = set[key] else { continue }
+            throw set.reader.error(
+                at: node, set.path(key),
+                "a set that makes a body static cannot also move it: Chipmunk keeps a body made static where its "
+                    + "shapes were last updated, so it would collide at its old pose; move it in an earlier step, "
+                    + "then make it static")
         }
     }
 

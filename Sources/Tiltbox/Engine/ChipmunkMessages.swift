@@ -37,8 +37,10 @@ public struct EngineDiagnostics: Sendable, Equatable {
 ///
 /// `stderr` is one pointer for the whole process, so the swap is counted under a lock: the
 /// first world to start a step installs the stream, the last to finish restores the original.
-/// Worlds stepping on several threads at once (tests do) may see one another's messages;
-/// a `tiltbox` process steps one world. Costs two uncontended lock round trips and a look at
+/// Worlds stepping on several threads at once (tests do) may see one another's messages, and
+/// anything another thread writes through C's `stderr` during a step is taken for one (and
+/// kept off standard error); a `tiltbox` process steps one world and writes its own output
+/// with `write(2)`. Costs two uncontended lock round trips and a look at
 /// the stream's write pointer per step. A Chipmunk *error* (an assertion, followed by `abort()`) printed while
 /// the stream is installed is written to file descriptor 2 by `AbortReport` as the process
 /// aborts; the loader's limits and the run-time guard exist so that none is reached.

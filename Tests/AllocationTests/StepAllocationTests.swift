@@ -49,10 +49,11 @@ import Testing
     ///
     /// Chipmunk's messages are caught from C's one `stderr` while any world steps
     /// (`ChipmunkMessageCapture`), so whatever another thread writes to C's `stderr` during the
-    /// window (another test's world, or any other writer through C's `stdio`; `tiltbox` itself
-    /// writes with `write(2)`) is read, and recorded as a diagnostic (a `String`, allocated), by
-    /// the step of this world that ends next: allocations that are not this step's own (27 were
-    /// counted once, in a full suite, against 0 in every run alone). This scene prints none itself
+    /// window (another test's world, or the test runner's own progress lines: swift-testing's
+    /// `FileHandle.stderr` reads C's `stderr` at each write; `tiltbox` itself writes with
+    /// `write(2)`) is read, and recorded as a diagnostic (a `String`, allocated), by the step of
+    /// this world that ends next: allocations that are not this step's own (27 were counted
+    /// once, in a full suite, against 0 in every run alone). This scene prints none itself
     /// (an own message would recur in every run, and every window would count it), so a window
     /// in which the world's diagnostics grew saw another world's message, and another window is
     /// counted, up to `windows`; the last window's count is returned either way.

@@ -90,21 +90,34 @@ import Testing
         return actions
     }
 
-    @Test func spawnsImpulsesSetRemovalsAndJointsAgreeWithPymunkBitForBit() throws {
-        let scenario = try ScenarioLoader.parse(text: Self.text, file: "timeline.json", baseDirectory: nil)
-        let dt = scenario.timestep.dt
-        let actions = try Self.pymunkActions(scenario)
-        var player = TimelinePlayer(timeline: scenario.timeline, dt: dt)
+    /// Runs `text`'s scenario with its timeline beside pymunk doing the same (a record every
+    /// `every` steps), calling `observe` after each step's actions; expects the timeline played
+    /// to its end, and returns the tally.
+    static func runAgainstPymunk(
+        _ text: String, file: String, every: Int, label: String, extra: [String: Any] = [:],
+        observe: (World) -> Void = { _ in }
+    ) throws -> PymunkAgreementTests.Tally {
+        let scenario = try ScenarioLoader.parse(text: text, file: file, baseDirectory: nil)
+        var player = TimelinePlayer(timeline: scenario.timeline, dt: scenario.timestep.dt)
         let steps = scenario.totalSteps
         let tally = try PymunkAgreementTests.compare(
-            scenario, track: ConstantGravity(scenario.world.gravity), steps: steps, every: 10,
-            beforeStep: { n, world in player.apply(step: n, to: world) },
-            extra: [
-                "ids": scenario.bodyDefinitions.map(\.id), "timeline": actions,
-                "jointIDs": scenario.joints.map { $0.id.map { $0 as Any } ?? NSNull() },
-            ])
-        PymunkAgreementTests.report("timeline: emitter, impulses, set, removals, joints, \(steps) steps", tally)
+            scenario, track: ConstantGravity(scenario.world.gravity), steps: steps, every: every,
+            beforeStep: { n, world in
+                player.apply(step: n, to: world)
+                observe(world)
+            },
+            extra: ["ids": scenario.bodyDefinitions.map(\.id), "timeline": try pymunkActions(scenario)]
+                .merging(extra) { _, given in given })
+        PymunkAgreementTests.report("timeline: \(label), \(steps) steps", tally)
         #expect(player.isFinished)
+        return tally
+    }
+
+    @Test func spawnsImpulsesSetRemovalsAndJointsAgreeWithPymunkBitForBit() throws {
+        let scenario = try ScenarioLoader.parse(text: Self.text, file: "timeline.json", baseDirectory: nil)
+        let tally = try Self.runAgainstPymunk(
+            Self.text, file: "timeline.json", every: 10, label: "emitter, impulses, set, removals, joints",
+            extra: ["jointIDs": scenario.joints.map { $0.id.map { $0 as Any } ?? NSNull() }])
         // 61 records of the bodies present at each (3 at start, up to 11): 441 bodies × 6 values.
         #expect(tally.compared == 2646)
         #expect(tally.identical == tally.compared, "\(tally)")
@@ -139,21 +152,12 @@ import Testing
         """#
 
     @Test func typeChangesToStaticKinematicAndDynamicAgreeWithPymunkBitForBit() throws {
-        let scenario = try ScenarioLoader.parse(text: Self.typesText, file: "types.json", baseDirectory: nil)
-        let dt = scenario.timestep.dt
-        let actions = try Self.pymunkActions(scenario)
-        var player = TimelinePlayer(timeline: scenario.timeline, dt: dt)
-        let steps = scenario.totalSteps
         var types: [String: Set<BodyType>] = [:]
-        let tally = try PymunkAgreementTests.compare(
-            scenario, track: ConstantGravity(scenario.world.gravity), steps: steps, every: 5,
-            beforeStep: { n, world in
-                player.apply(step: n, to: world)
-                for body in world.bodies { types[body.id, default: []].insert(body.type) }
-            },
-            extra: ["ids": scenario.bodyDefinitions.map(\.id), "timeline": actions])
-        PymunkAgreementTests.report("timeline: set type static, kinematic, dynamic, \(steps) steps", tally)
-        #expect(player.isFinished)
+        let tally = try Self.runAgainstPymunk(
+            Self.typesText, file: "types.json", every: 5, label: "set type static, kinematic, dynamic"
+        ) { world in
+            for body in world.bodies { types[body.id, default: []].insert(body.type) }
+        }
         // Every change happened (none skipped): each body took each type the timeline gives it.
         #expect(types["lid"] == [.dynamic, .static])
         #expect(types["wheel"] == [.dynamic, .kinematic])

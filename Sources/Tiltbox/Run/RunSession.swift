@@ -459,7 +459,7 @@ public final class RunSession {
         if reached % every == 0 || reached == totalSteps {
             try emit(step: reached)
         } else if !everyStepSinks.isEmpty {
-            try emitToEveryStepSinks(step: reached)
+            try emit(step: reached, to: everyStepSinks)
         }
     }
 
@@ -527,17 +527,6 @@ public final class RunSession {
         try recording.record(step: step, time: t, gravity: g, states: buffer)
         for i in 0..<callerSinks.count {
             try callerSinks[i].record(step: step, time: t, gravity: g, states: buffer)
-        }
-    }
-
-    /// Record `step`, not a recorded step, to the sinks given every step.
-    private func emitToEveryStepSinks(step: Int) throws {
-        if hasPendingEvents { try deliverPendingEvents(to: everyStepSinks) }
-        let t = time(ofStep: step)
-        let g = appliedGravity
-        let buffer = UnsafeBufferPointer(states)
-        for i in 0..<everyStepSinks.count {
-            try everyStepSinks[i].record(step: step, time: t, gravity: g, states: buffer)
         }
     }
 

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Reading the scenario's `timeline` (docs/formats.md §8) and checking it before the run.
 ///
 /// The choices this loader makes, beyond the format's contract:
@@ -383,7 +381,7 @@ extension ScenarioLoader {
                             throw object.reader.error(
                                 at: object["spawn"] ?? object.node, object.path("spawn"),
                                 "the emitter spawns \"\(id)\" into \"\(previous)\" spawned \(when) (they overlap by "
-                                    + "\(overlapText(depth)) px): space the spawns out (every) or give them a velocity "
+                                    + "\(overlapText(depth))): space the spawns out (every) or give them a velocity "
                                     + "that clears them")
                         }
                     }
@@ -515,10 +513,10 @@ extension ScenarioLoader {
             ShapeOverlap.Side(shapes: body.shapes, pose: spawned), ShapeOverlap.Side(shapes: body.shapes, pose: moved))
     }
 
-    /// An overlap depth for a message: one decimal from 0.1 up, else two significant digits.
+    /// An overlap depth for a message, to a tenth of a pixel (`11 px`, `0.3 px`, `less than 0.1 px`).
     static func overlapText(_ depth: Double) -> String {
-        if depth >= 0.1 { return NumberFormat.shortest((depth * 10).rounded() / 10) }
-        return NumberFormat.shortest(Double(String(format: "%.1e", depth)) ?? depth)
+        let tenths = (depth * 10).rounded() / 10
+        return tenths > 0 ? "\(NumberFormat.shortest(tenths)) px" : "less than 0.1 px"
     }
 }
 

@@ -67,7 +67,10 @@ import Testing
         } else {
             try directory.write(c.file, c.contents ?? "")
         }
-        for arguments in [["run", PackageFiles.scenario("free-fall.json"), "--tilt", path], ["validate", path]] {
+        let scenario = PackageFiles.scenario("free-fall.json")
+        for arguments in [
+            ["run", scenario, "--tilt", path], ["validate", path], ["validate", scenario, "--tilt", path],
+        ] {
             let result = try TiltboxBinary.run(arguments, in: directory)
             #expect(result.status == 2, "\(arguments[0]): exit \(result.status), stderr: \(result.stderr)")
             let lines = result.stderrLines
@@ -81,6 +84,22 @@ import Testing
         }
     }
 
+    @Test func validateChecksAScenarioWithTheTiltGivenAsRunWouldUseIt() throws {
+        let directory = try TemporaryDirectory()
+        let scenario = PackageFiles.scenario("free-fall.json")
+        let csv = try directory.write("tilt.csv", "t,x,y\n0,0,-1\n1,0.5,-0.8\n")
+        let file = try TiltboxBinary.run(["validate", scenario, "--tilt", csv], in: directory)
+        #expect(file.status == 0, "\(file.stderr)")
+        #expect(file.stdout.contains("; tilt \(csv): "), "\(file.stdout)")
+
+        let phone = try TiltboxBinary.run(["validate", scenario, "--tilt", "phyphox://192.0.2.7"], in: directory)
+        #expect(phone.status == 0, "\(phone.stderr)")
+        #expect(phone.stdout.contains("; tilt phyphox://192.0.2.7:8080 (live: its form checked, nothing contacted)"))
+
+        let bad = try TiltboxBinary.run(["validate", scenario, "--tilt", "phyphox://phone:80x"], in: directory)
+        #expect(bad.status == 2)
+        #expect(bad.stderrLines == ["phyphox://phone:80x: the port '80x' is not a number"], "\(bad.stderr)")
+    }
     @Test func phyphoxAndSensorLoggerExportsReplayWithoutConversion() throws {
         let directory = try TemporaryDirectory()
         for export in ["phyphox.zip", "sensorlogger.zip", "sensorlogger-android"] {

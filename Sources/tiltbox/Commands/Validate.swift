@@ -8,7 +8,8 @@ extension TiltboxCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check scenario and tilt files without running them.",
             discussion: """
-                A .json file whose format is tiltbox-scenario/1 is checked as a scenario (with its tilt file, if any); \
+                A .json file whose format is tiltbox-scenario/1 is checked as a scenario (with its tilt file, if any, \
+                or the --tilt given, as run would use it); \
                 everything else as a tilt file (\(TiltFormat.helpList), folder or zip). A phyphox://HOST[:PORT] \
                 URL is checked for its form, without contacting the phone.
                 Prints one line per valid file and one error line per invalid file; exits 2 if any file is invalid.
@@ -73,9 +74,11 @@ extension TiltboxCommand {
                 )
             }
             if FileKind.isScenario(file, kind: kind) {
-                var input = tiltOptions.gravityInput
-                input.file = nil // check the scenario's own tilt file
-                let plan = try RunPlan.load(scenarioPath: file, gravity: input)
+                // With `--tilt`, the scenario is checked with that input, as `run` would use it: a
+                // file is loaded in place of the scenario's own `tilt`, a live source's form is
+                // checked (nothing is contacted).
+                let live = try tiltOptions.liveInput()
+                let plan = try RunPlan.load(scenarioPath: file, gravity: tiltOptions.gravityInput)
                 let scenario = plan.scenario
                 try ScenarioWarnings.print(plan.warnings, label: file)
                 let joints = scenario.joints.isEmpty ? "" : PeopleText.count(scenario.joints.count, "joint") + ", "
@@ -93,7 +96,9 @@ extension TiltboxCommand {
                     }
                 }
                 if let margin = scenario.cullMargin { line += "; cull margin \(PeopleText.number(margin))" }
-                if let tilt = try plan.resolve().tilt {
+                if let live {
+                    line += "; tilt \(live.label) (live: its form checked, nothing contacted), \(plan.tiltFrame.orientation.rawValue)"
+                } else if let tilt = try plan.resolve().tilt {
                     line += "; tilt \(tilt.source): \(tilt.summary), \(plan.tiltFrame.orientation.rawValue)"
                 }
                 return line

@@ -97,7 +97,9 @@ extension TiltboxCommand {
                 }
                 if let margin = scenario.cullMargin { line += "; cull margin \(PeopleText.number(margin))" }
                 if let live {
-                    line += "; tilt \(live.label) (live: its form checked, nothing contacted), \(plan.tiltFrame.orientation.rawValue)"
+                    line +=
+                        "; tilt \(live.label) (live: its form checked, nothing contacted), "
+                        + plan.tiltFrame.orientation.rawValue
                 } else if let tilt = try plan.resolve().tilt {
                     line += "; tilt \(tilt.source): \(tilt.summary), \(plan.tiltFrame.orientation.rawValue)"
                 }

@@ -11,16 +11,9 @@ import Testing
     static let scenario: String = {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "tiltbox-livetilt-\(getpid())", isDirectory: true)
-        let path = folder.appendingPathComponent("free-fall.json").path
-        guard let data = FileManager.default.contents(atPath: PackageFiles.scenario("free-fall.json")),
-            var object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-            (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil
-        else { return PackageFiles.scenario("free-fall.json") }
-        object["expect"] = nil
-        guard let stripped = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
-            FileManager.default.createFile(atPath: path, contents: stripped)
-        else { return PackageFiles.scenario("free-fall.json") }
-        return path
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return (try? PackageFiles.scenarioWithoutExpectations("free-fall.json", in: folder.path))
+            ?? PackageFiles.scenario("free-fall.json")
     }()
 
     /// The `g` pairs of a trace's records, in order, read exactly (Swift's correctly

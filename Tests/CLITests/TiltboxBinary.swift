@@ -189,6 +189,18 @@ enum PackageFiles {
         root.appendingPathComponent("Scenarios").appendingPathComponent(name).path
     }
 
+    /// A copy of the shipped scenario `name` without its `expect`, in `directory`: for tests
+    /// that drive it with an input the scenario's intent does not cover (a phone, arrow keys),
+    /// whose `run` would otherwise exit 1 when an expectation fails under that input.
+    static func scenarioWithoutExpectations(_ name: String, in directory: String) throws -> String {
+        let data = try Data(contentsOf: URL(fileURLWithPath: scenario(name)))
+        var object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        object["expect"] = nil
+        let path = URL(fileURLWithPath: directory).appendingPathComponent(name).path
+        try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
     static var shippedScenarios: [String] {
         let folder = root.appendingPathComponent("Scenarios")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []

@@ -182,6 +182,23 @@ import Testing
         #expect(element.contains("cy=\"\(RenderNumber.text(y, decimals: 2))\""), "\(element) y \(y)")
     }
 
+    /// The pictures are drawn from what the run kept, not from a second run writing a temporary
+    /// trace of every step (1.5 MB per simulated second of a pile): with no temporary folder to
+    /// write in, they are drawn all the same (the second run could not create its trace: exit 1,
+    /// no picture).
+    @Test func picturesAreDrawnFromTheRunItselfWithoutATemporaryTrace() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("bad.json", Self.scenario(Self.failing))
+        let pictures = directory.path("pictures")
+        let result = try TiltboxBinary.run(
+            ["run", path, "--pictures", pictures], in: directory,
+            environment: ["TMPDIR": directory.path("no-such-folder")])
+        #expect(result.status == 1, "stderr: \(result.stderr)")
+        #expect(!result.stderr.contains("cannot"), "\(result.stderr)")
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: pictures)) ?? []
+        #expect(files.count == 1 && files[0].hasSuffix("-bad-expect0.svg"), "\(files)")
+    }
+
     @Test func testWithAFailingExpectationAndAnInvalidScenarioExitsOneAndReportsBoth() throws {
         // docs/commands.md: exit 1 when an expectation fails or a run fails, *else* 2 when a scenario is invalid.
         let directory = try TemporaryDirectory()

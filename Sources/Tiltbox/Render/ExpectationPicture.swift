@@ -4,8 +4,9 @@ import Foundation
 /// expectation's bound drawn (the box of `inside`, the circle of `near`, the line of
 /// `yAbove`/`yBelow`) and a ring around the body the failure names, where the trace has it.
 @_spi(Tools) public struct ExpectationPicture: Sendable {
-    /// Seconds before and after the failing step that the panels show.
-    public static let offsets: [Double] = [-0.5, -0.3, -0.15, -0.05, 0, 0.05, 0.15, 0.3]
+    /// Seconds before and after the failing step that the panels show (those a run keeps
+    /// for its pictures, `ExpectationFrames`).
+    public static var offsets: [Double] { ExpectationFrames.offsets }
     /// The colour of the bound and the ring.
     public static let colour = "#d0021b"
 

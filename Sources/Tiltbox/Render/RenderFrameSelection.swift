@@ -73,13 +73,6 @@
     /// The index of the time in `times` (non-decreasing, non-empty) nearest to `t`; the
     /// earlier on a tie.
     public static func nearest(_ t: Double, in times: [Double]) -> Int {
-        var lo = 0, hi = times.count - 1
-        // Find the first index with times[i] >= t.
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if times[mid] < t { lo = mid + 1 } else { hi = mid }
-        }
-        if lo > 0, t - times[lo - 1] <= times[lo] - t { return lo - 1 }
-        return lo
+        RecordTimes.nearest(t, in: times)
     }
 }

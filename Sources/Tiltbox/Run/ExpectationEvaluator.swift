@@ -14,7 +14,9 @@ public final class ExpectationEvaluator {
     private let dt: Double
     private let totalSteps: Int
     private let windows: [ClosedRange<Int>]
-    private var failures: [ExpectationFailure?]
+    private var failures: [ExpectationFailure?] {
+        didSet { failureCount = failures.reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
+    }
     /// For `contact`: whether a begin was seen in the window.
     private var began: [Bool]
     private let probe: ContactProbe?
@@ -77,7 +79,13 @@ public final class ExpectationEvaluator {
                     }
                 }
             case .contact(let a, let b, let expected):
-                guard let begin = begins.first(where: { matches(a, b, $0) }) else { continue }
+                guard let begin = begins.first(where: { matches(a, b, $0) }) else {
+                    // A contact that never began fails at the window's last step, known as it passes.
+                    if expected, !began[i], step == windows[i].upperBound {
+                        failures[i] = neverBegan(a, b, window: windows[i])
+                    }
+                    continue
+                }
                 if expected {
                     began[i] = true
                 } else {
@@ -112,21 +120,28 @@ public final class ExpectationEvaluator {
     /// shorter than the scenario's duration) is `notReached`: neither holding nor failing.
     public func results() -> [ExpectationResult] {
         expectations.enumerated().map { i, expectation in
-            var failure = failures[i]
-            let window = windows[i]
-            if failure == nil, lastStep < window.upperBound {
+            let failure = failures[i]
+            if failure == nil, lastStep < windows[i].upperBound {
                 return ExpectationResult(
                     index: expectation.index, name: expectation.name, failure: nil, notReached: true)
             }
-            if failure == nil, case .contact(let a, let b, true) = expectation.check, !began[i] {
-                failure = ExpectationFailure(
-                    step: window.upperBound, time: Double(window.upperBound) * dt,
-                    detail: "no contact between '\(a)' and '\(b)' began "
-                        + "from t = \(ExpectationText.number(Double(window.lowerBound) * dt)) s (step \(window.lowerBound))"
-                )
-            }
             return ExpectationResult(index: expectation.index, name: expectation.name, failure: failure)
         }
+    }
+
+    /// The first failure of each expectation on the steps checked so far (`nil`: none yet),
+    /// in `expect` order: a failure is known at its step, as the run passes it.
+    public var failuresSoFar: [ExpectationFailure?] { failures }
+
+    /// How many expectations have failed on the steps checked so far.
+    public private(set) var failureCount = 0
+
+    /// The failure of a `contact` whose `window` passed without a begin: at the window's last step.
+    private func neverBegan(_ a: ContactParty, _ b: ContactParty, window: ClosedRange<Int>) -> ExpectationFailure {
+        ExpectationFailure(
+            step: window.upperBound, time: Double(window.upperBound) * dt,
+            detail: "no contact between '\(a)' and '\(b)' began "
+                + "from t = \(ExpectationText.number(Double(window.lowerBound) * dt)) s (step \(window.lowerBound))")
     }
 
     // MARK: - Bodies
@@ -315,6 +330,12 @@ public final class ExpectationSink: RecordSink {
     public func record(step: Int, time: Double, gravity: Vec2, states: UnsafeBufferPointer<Double>) throws {
         evaluator?.observe(step: step, time: time, states: states)
     }
+
+    /// How many expectations have failed on the steps checked so far.
+    public var failureCount: Int { evaluator?.failureCount ?? 0 }
+
+    /// The first failure of each expectation on the steps checked so far (`failureCount` of them not `nil`).
+    public var failuresSoFar: [ExpectationFailure?] { evaluator?.failuresSoFar ?? [] }
 
     /// Keeps the results.
     public func finish(end: TraceEnd) throws {

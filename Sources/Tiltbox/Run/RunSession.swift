@@ -196,6 +196,14 @@ public final class RunSession {
                 Dictionary(self.counters.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
             }
         }
+        for frames in sinks.compactMap({ $0 as? ExpectationFrames }) {
+            // The header of a trace of every step, made only if a picture is drawn.
+            let (space, joints, duration) = (world.spaceSettings, startJointOutlines, time(ofStep: self.totalSteps))
+            frames.attach(totalSteps: self.totalSteps, dt: dt) {
+                TraceHeader(
+                    scenario: scenario, every: 1, duration: duration, space: space, jointOutlines: joints)
+            }
+        }
         applyGravity(forStep: 0)
     }
 

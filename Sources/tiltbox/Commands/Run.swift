@@ -205,9 +205,11 @@ extension TiltboxCommand {
             // Expectations are checked on every step while the run steps, whatever --every says.
             let expectations =
                 plan.scenario.expectations.isEmpty ? nil : ExpectationSink(scenario: plan.scenario)
+            // --pictures: the states the pictures of a failure show are kept as the run passes them.
+            let frames = pictures == nil ? nil : expectations.map { ExpectationFrames(expectations: $0) }
             let report = try HeadlessRun.execute(
                 plan, gravity, options: options, tracePath: tracePath, source: source,
-                sinks: [metrics] + (expectations.map { [$0] } ?? []),
+                sinks: [metrics] + (expectations.map { [$0] } ?? []) + (frames.map { [$0] } ?? []),
                 onFrame: { session in
                     guard let liveRecording, let liveTrack else { return }
                     liveRecording.feed.pull(into: session, track: liveTrack, now: RealTimeClock.now())
@@ -230,10 +232,8 @@ extension TiltboxCommand {
                 report.summary, scenarioLabel: plan.label,
                 metrics: metrics.metrics(digest: report.summary.digest),
                 expectations: expectations == nil || report.summary.outcome != .complete ? nil : results)
-            if let pictures, report.summary.outcome == .complete, !results.failures.isEmpty {
-                for path in try FailurePictures.write(
-                    results.failures, plan: plan, gravity: gravity, options: options, folder: pictures)
-                {
+            if let pictures, let frames, report.summary.outcome == .complete, !results.failures.isEmpty {
+                for path in try FailurePictures.write(results.failures, plan: plan, frames: frames, folder: pictures) {
                     try (quiet ? { try Console.error($0) } : people)("picture:        \(path)")
                 }
             }

@@ -2,27 +2,20 @@ import Foundation
 @_spi(Tools) import Tiltbox
 
 /// `--pictures DIR` of `run` and `test`: for each failing expectation, an SVG film strip
-/// around its failing step (`ExpectationPicture`). The run is made again with a temporary
-/// trace of every step (the same run: physics does not depend on what is recorded), drawn
-/// and deleted.
+/// around its failing step (`ExpectationPicture`), drawn from the states the run kept for it
+/// (`ExpectationFrames`): no second run and no temporary trace.
+///
+/// SIGINT and SIGTERM are honoured before each picture and before it is put in place: the
+/// command then exits with the interrupt status, and no picture is left half written.
 enum FailurePictures {
     /// Writes one picture per failure into `folder` and returns their paths.
     static func write(
-        _ failures: [ExpectationResult], plan: RunPlan, gravity: RunPlan.Resolved, options: RunOptions,
-        folder: String
+        _ failures: [ExpectationResult], plan: RunPlan, frames: ExpectationFrames, folder: String
     ) throws -> [String] {
-        guard !failures.isEmpty else { return [] }
+        guard !failures.isEmpty, let trace = frames.trace() else { return [] }
+        try TraceRendering.stopIfInterrupted()
         try PictureFolder.prepare(folder)
-        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "tiltbox-pictures-\(getpid())-\(UUID().uuidString).jsonl"
-        ).path
-        defer { try? FileManager.default.removeItem(atPath: temporary) }
-        var again = options
-        again.every = 1
-        again.hashes = false
-        again.realtime = false
-        _ = try plan.runHeadless(gravity, options: again, tracePath: temporary, source: nil)
-        let scene = try RenderScene(trace: try TraceReader.read(path: temporary, verifyDigest: false), file: temporary)
+        let scene = try RenderScene(trace: trace, file: plan.label)
         var written: [String] = []
         for result in failures {
             guard let failure = result.failure, result.index < plan.scenario.expectations.count else { continue }
@@ -30,7 +23,7 @@ enum FailurePictures {
                 expectation: plan.scenario.expectations[result.index], failure: failure,
                 worldSize: plan.scenario.world.size)
             let path = (folder.hasSuffix("/") ? folder : folder + "/") + "\(stem(plan.label))-expect\(result.index).svg"
-            try OutputFile.write(Array(picture.svg(scene: scene).utf8), to: path)
+            try TraceRendering.write(Array(picture.svg(scene: scene).utf8), to: path)
             written.append(path)
         }
         return written

@@ -61,7 +61,12 @@ struct TiltboxCommand: ParsableCommand {
             }
             // Help (on standard output) and ArgumentParser's other errors, written through
             // the same throwing path as everything else rather than `exit(withError:)`'s print.
-            let text = fullMessage(for: error)
+            var text = fullMessage(for: error)
+            if code != .success {
+                // An error echoes what was typed (`Unexpected argument '…'`): each line made inert.
+                text = text.split(separator: "\n", omittingEmptySubsequences: false)
+                    .map { InertText.escape(String($0)) }.joined(separator: "\n")
+            }
             do {
                 if !text.isEmpty { try Console.write(text + "\n", to: code == .success ? .output : .error) }
             } catch {

@@ -152,6 +152,35 @@ import Testing
         #expect(run.stderr.contains(#"no\e[2Jsuch\nfile.csv: no such file"#), "\(run.stderr)")
     }
 
+    /// A right-to-left override (U+202E) in an id, a file name or a typed argument would make the
+    /// terminal show the rest of the line reversed (`evil\u{202E}nosj.txt` shown as `eviltxt.json`):
+    /// every message shows it, and every other bidirectional control, as a visible escape.
+    @Test func bidirectionalControlsInIdsPathsAndArgumentsAreEscapedInMessages() throws {
+        let directory = try TemporaryDirectory()
+        let scenario = try directory.write(
+            "ids.json",
+            """
+            {"format": "tiltbox-scenario/1", "world": {"size": [100, 100]},
+             "crates": [{"id": "a\u{202E}b", "position": [50, 50], "size": [10, 10]},
+                        {"id": "a\u{202E}b", "position": [20, 20], "size": [10, 10]}]}
+            """)
+        let runs = [
+            try TiltboxBinary.run(["validate", scenario], in: directory),
+            try TiltboxBinary.run(["validate", directory.path("evil\u{202E}nosj.\u{2066}txt")], in: directory),
+            try TiltboxBinary.run(["diff", "a.jsonl", "b.jsonl", "c\u{202D}d\u{200F}"], in: directory),
+        ]
+        for run in runs {
+            #expect(run.status == 2, "\(run.stderr)")
+            let scalars = run.stderr.unicodeScalars.map(\.value)
+            #expect(
+                !scalars.contains { (0x202A...0x202E).contains($0) || (0x2066...0x2069).contains($0) || $0 == 0x200F },
+                "a raw bidirectional control reaches the terminal: \(run.stderr.debugDescription)")
+        }
+        #expect(runs[0].stderr.contains(#"a\u{202E}b"#), "\(runs[0].stderr)")
+        #expect(runs[1].stderr.contains(#"evil\u{202E}nosj.\u{2066}txt"#), "\(runs[1].stderr)")
+        #expect(runs[2].stderr.contains(#"c\u{202D}d\u{200F}"#), "\(runs[2].stderr)")
+    }
+
     @Test func aTiltFileTooLongForTheRowLimitIsALocatedInputError() throws {
         let directory = try TemporaryDirectory()
         let keyframes = try directory.write(

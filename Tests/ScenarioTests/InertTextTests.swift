@@ -13,7 +13,11 @@ import Testing
         ("nul\u{0}bell\u{7}del\u{7F}", #"nul\x00bell\x07del\x7F"#),
         ("c1\u{85}\u{9B}", #"c1\u{85}\u{9B}"#),
         ("line\u{2028}para\u{2029}", #"line\u{2028}para\u{2029}"#),
-        ("back\\slash, ünïcödé and 😀 stay", "back\\slash, ünïcödé and 😀 stay"),
+        ("a\u{202E}nosj.b", #"a\u{202E}nosj.b"#),
+        ("\u{202A}\u{202B}\u{202C}\u{202D}", #"\u{202A}\u{202B}\u{202C}\u{202D}"#),
+        ("\u{2066}x\u{2067}y\u{2068}z\u{2069}", #"\u{2066}x\u{2067}y\u{2068}z\u{2069}"#),
+        ("\u{200E}marks\u{200F}\u{61C}", #"\u{200E}marks\u{200F}\u{61C}"#),
+        ("back\\slash, ünïcödé, עברית and 😀 stay", "back\\slash, ünïcödé, עברית and 😀 stay"),
     ])
     func controlCharactersBecomeVisibleEscapes(text: String, shown: String) {
         #expect(InertText.escape(text) == shown)

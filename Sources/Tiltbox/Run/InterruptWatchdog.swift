@@ -106,7 +106,8 @@ import Synchronization
         } else {
             message = "tiltbox: \(name): step \(step) did not return within \(Int(patience)) s"
         }
-        message += "\n"
+        // The trace's path is the user's text: made inert, as every message is.
+        message = InertText.escape(message) + "\n"
         _ = try? DescriptorOutput.writeAll(STDERR_FILENO, message)
         BatchParent.removeScratch()
         _exit(InterruptSignal.exitStatus)

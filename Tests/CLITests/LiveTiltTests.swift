@@ -281,6 +281,25 @@ import Testing
         try Self.replayMatches(run)
     }
 
+    /// A sample time of `1E999` (infinity once read) would become the next request's threshold:
+    /// no sample is ever newer, and gravity froze for the rest of the run without a word. The
+    /// answer is a gap with a warning instead, and the next one is read as usual.
+    @Test func aNonFiniteSampleTimeIsAGapWithAWarningAndTheRunFollowsThePhoneAgain() throws {
+        let phone = try StandInPhone(.init(infiniteTimeGets: [8]))
+        let run = try Self.liveRun(against: phone, seconds: "1.5")
+        let warnings = run.warnings
+        #expect(
+            warnings.count == 1 && warnings[0].contains("the time is not a finite number"), "\(run.result.stderr)")
+        // The requests after it ask for samples newer than the last finite time, and get them.
+        let thresholds = phone.requests.filter { $0.number > 8 }.compactMap { $0.timeValue.flatMap { Double($0) } }
+        #expect(!thresholds.isEmpty && thresholds.allSatisfy(\.isFinite), "\(phone.requests.suffix(3))")
+        let text = try run.csvText()
+        #expect(text.contains("gap: a malformed answer") && text.contains("answers again"), "\(text.prefix(600))")
+        let afterGap = text.components(separatedBy: "answers again").last ?? ""
+        #expect(afterGap.split(separator: "\n").filter { !$0.hasPrefix("#") }.count > 5, "gravity held after the gap")
+        try Self.replayMatches(run)
+    }
+
     @Test func aLinearAccelerationExperimentIsRefusedBeforeTheRun() throws {
         let phone = try StandInPhone(.init(source: "linear_acceleration"))
         let directory = try TemporaryDirectory()

@@ -48,6 +48,9 @@ final class StandInPhone: Sendable {
         /// `/get` answers (counted from 1) whose x values are all 1e300 m/s² (finite, but
         /// beyond any gravity a run accepts).
         var hugeGets: Set<Int> = []
+        /// `/get` answers (counted from 1) whose newest sample time is written `1E999` (beyond any
+        /// double: read as infinity).
+        var infiniteTimeGets: Set<Int> = []
         /// `/get` requests (counted from 1) answered only after 1.5 s: past the client's 1 s wait.
         var slowGets: Set<Int> = []
         /// `/get` answers (counted from 1) with no `Content-Length` and a body of
@@ -353,7 +356,11 @@ final class StandInPhone: Sendable {
                 }
             }
             let huge = name == "accX" && behaviour.hugeGets.contains(number)
-            let values = indices.map { Self.phyphoxNumber(huge ? 1e300 : column($0)) }.joined(separator: ",")
+            var texts = indices.map { Self.phyphoxNumber(huge ? 1e300 : column($0)) }
+            if name == "acc_time", behaviour.infiniteTimeGets.contains(number), !texts.isEmpty {
+                texts[texts.count - 1] = "1E999"
+            }
+            let values = texts.joined(separator: ",")
             buffers.append("\"\(name)\":{\"size\":0,\"updateMode\":\"\(mode)\", \"buffer\":[\(values)]}")
         }
         counts.withLock { c in for i in sentIndices { c.served[epoch * 1_000_000 + i, default: 0] += 1 } }

@@ -12,7 +12,8 @@
 ///   "updateMode": "partial", "buffer": [-0.12, …]}, …}, "status": {"session": "a1b2c3",
 ///   "measuring": true, "timedRun": false, "countDown": 0}}`. Numbers have 8 significant
 ///   digits (`9.8066502E0`), a value that is not finite is `null`, and the server raises
-///   T by one unit of the 8th digit so the last value received is not sent again. After
+///   T by one unit of the 8th digit so the last value received is not sent again. A time
+///   that is not finite (`1E999`) makes the answer malformed (no later sample could follow it). After
 ///   the data were cleared the next answer is `"updateMode": "full"`; a new `session` means
 ///   the experiment was started afresh.
 @_spi(Tools) public enum PhyphoxRemote {
@@ -170,6 +171,12 @@
         var newest: Double?
         for i in 0..<ts.count {
             guard let t = ts[i] else { continue }
+            guard t.isFinite else {
+                // A time beyond ±1.8e308 (`1E999`) would become the next threshold: no sample is
+                // newer, and gravity would freeze with no word. The answer is malformed instead.
+                throw InputError(
+                    file: place, path: "buffer.\(buffers.t).buffer[\(i)]", reason: "the time is not a finite number")
+            }
             if let last = newest, t < last {
                 throw InputError(file: place, path: "buffer.\(buffers.t).buffer[\(i)]", reason: "time goes backwards")
             }

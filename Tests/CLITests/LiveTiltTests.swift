@@ -234,7 +234,10 @@ import Testing
         try Self.replayMatches(run)
     }
 
-    @Test func ctrlCEndsALiveRunWith130AndStillWritesItsCSV() throws {
+    /// Ctrl-C ends a live run with 130, its CSV written; the CSV's replay (as many steps, ending
+    /// `complete`) compares identical up to where the live run stopped, and `diff` and `verify`
+    /// say it was interrupted and exit 0 (before, the two end lines alone made them "differ").
+    @Test func ctrlCEndsALiveRunWith130AndItsReplayComparesIdenticalUpToWhereItStopped() throws {
         let phone = try StandInPhone()
         let directory = try TemporaryDirectory()
         let trace = directory.path("live.jsonl")
@@ -253,6 +256,20 @@ import Testing
         let csv = try String(contentsOfFile: directory.path("live-tilt.csv"), encoding: .utf8)
         #expect(csv.hasPrefix("# replay: tiltbox run ") && csv.contains(" --duration "), "\(csv.prefix(300))")
         #expect(csv.contains("ended interrupted"), "\(csv.prefix(300))")
+        let first = String(csv.split(separator: "\n").first ?? "")
+        let words = first.dropFirst("# replay: tiltbox ".count).split(separator: " ").map(String.init)
+        let replay = try TiltboxBinary.run(words + ["-q"], in: directory)
+        #expect(replay.status == 0, "replay: \(replay.stderr)")
+        let replayTrace = try #require(words.last)
+        #expect(try Self.end(replayTrace) == "complete")
+        let diff = try TiltboxBinary.run(["diff", trace, replayTrace], in: directory)
+        #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
+        #expect(
+            diff.stdout.hasPrefix("identical up to where \(trace) was interrupted: ")
+                && diff.stdout.contains("\(replayTrace) ends \"complete\" there"), "\(diff.stdout)")
+        let verify = try TiltboxBinary.run(["verify", "--against", trace], in: directory)
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+        #expect(verify.stdout.hasPrefix("identical up to where reference trace was interrupted: "), "\(verify.stdout)")
     }
 
     @Test func aRestartedExperimentIsReadAfreshAndAPausedOneHoldsGravity() throws {

@@ -8,7 +8,9 @@
 /// order; when either record is a hash trace's, its hash against the other's, computed
 /// from its states when it holds them), then a record present in only one trace, then the end lines (both present,
 /// same kind, same step count; `droppedTime` depends on the frame clock, not the
-/// physics, and is not compared).
+/// physics, and is not compared). A trace that ended `interrupted` after K steps is not
+/// diverging from one that agrees with it up to step K and ran on or completed there
+/// (`TraceComparison.identicalUntilInterrupted`, `compareTails`).
 ///
 /// Equality: with `tolerance == 0` two values agree only when their IEEE-754 bit
 /// patterns are equal, so `-0` and `0` differ (they are one ULP apart in
@@ -51,19 +53,11 @@ public enum TraceDiff {
         var presence = TracePresence(header: header)
         while true {
             let ra = try a.next(), rb = try b.next()
+            guard let ra, let rb else {
+                return try compareTails(a, b, ra: ra, rb: rb, records: index, lastStep: lastStep)
+            }
             if let divergence = compareEvents(a.events, b.events) { return .diverged(divergence) }
             for event in a.events { presence.apply(event) }
-            guard let ra, let rb else {
-                if let missing = ra ?? rb {
-                    // One trace has a record the other lacks; read the shorter one's end (already read).
-                    let shorterEnd = ra == nil ? a.end : b.end
-                    return .diverged(
-                        .missingRecord(
-                            step: missing.step, time: missing.t, missingFrom: ra == nil ? .a : .b,
-                            truncated: shorterEnd == nil))
-                }
-                break
-            }
             guard ra.step == rb.step else {
                 return .diverged(.stepMismatch(index: index, stepA: ra.step, stepB: rb.step))
             }
@@ -98,10 +92,81 @@ public enum TraceDiff {
             index += 1
             lastStep = ra.step
         }
-        if let mismatch = compareEnds(a.end, b.end, lastStep: lastStep) {
-            return .diverged(.end(mismatch))
+    }
+
+    /// Once one trace (or both) has no more records: the events before that point, a record
+    /// only one trace has, then the end lines. Where that finds a difference, the traces still
+    /// agree (`identicalUntilInterrupted`) when the one that stopped first ended `interrupted`
+    /// after K steps and the other agrees up to step K: its events up to step K are the same,
+    /// it has no record up to K the interrupted one lacks (but its own last record at K, which a
+    /// trace recorded every E steps writes when it ends there), it ran K steps or more, and when
+    /// it ended at K its counters are the same.
+    private static func compareTails(
+        _ a: any RecordSource, _ b: any RecordSource, ra: TraceRecord?, rb: TraceRecord?, records: Int,
+        lastStep: Int?
+    ) throws(InputError) -> TraceComparison {
+        let plain: TraceDivergence
+        if let divergence = compareEvents(a.events, b.events) {
+            plain = divergence
+        } else if let missing = ra ?? rb {
+            // One trace has a record the other lacks; read the shorter one's end (already read).
+            let shorterEnd = ra == nil ? a.end : b.end
+            plain = .missingRecord(
+                step: missing.step, time: missing.t, missingFrom: ra == nil ? .a : .b, truncated: shorterEnd == nil)
+        } else if let mismatch = compareEnds(a.end, b.end, lastStep: lastStep) {
+            plain = .end(mismatch)
+        } else {
+            return .identical(records: records)
         }
-        return .identical(records: index)
+        // Which trace stopped first, interrupted: the one out of records (the one with fewer steps when both are).
+        let side: TraceDivergence.Side
+        switch (ra, rb, a.end, b.end) {
+        case (nil, _?, let end?, _) where end.kind == .interrupted:
+            side = .a
+        case (_?, nil, _, let end?) where end.kind == .interrupted:
+            side = .b
+        case (nil, nil, let ea?, let eb?):
+            if ea.kind == .interrupted && (eb.kind != .interrupted || ea.steps < eb.steps) && ea.steps <= eb.steps {
+                side = .a
+            } else if eb.kind == .interrupted && eb.steps <= ea.steps {
+                side = .b
+            } else {
+                return .diverged(plain)
+            }
+        default:
+            return .diverged(plain)
+        }
+        let (short, long) = side == .a ? (a, b) : (b, a)
+        guard let shortEnd = short.end else { return .diverged(plain) }
+        let k = shortEnd.steps
+        // The longer trace's rest: its events up to step K, and its records up to K.
+        var longEvents = long.events.filter { $0.step <= k }
+        var recordsUpToK: [TraceRecord] = []
+        if let first = side == .a ? rb : ra {
+            if first.step <= k { recordsUpToK.append(first) }
+            while let record = try long.next() {
+                longEvents += long.events.filter { $0.step <= k }
+                if record.step <= k { recordsUpToK.append(record) }
+            }
+            longEvents += long.events.filter { $0.step <= k }
+        }
+        guard let longEnd = long.end, longEnd.steps >= k, compareEvents(short.events, longEvents) == nil else {
+            return .diverged(plain)
+        }
+        // Only the other run's last record may lie within the K steps: the step it ended at.
+        guard recordsUpToK.allSatisfy({ $0.step == k && longEnd.steps == k }), recordsUpToK.count <= 1 else {
+            return .diverged(plain)
+        }
+        if longEnd.steps == k {
+            guard longEnd.kind != .error else { return .diverged(plain) }
+            // The same steps, and counters that differ: that is the difference to name.
+            let (counterA, counterB) = side == .a ? (shortEnd, longEnd) : (longEnd, shortEnd)
+            if let mismatch = compareCounters(counterA.counters, counterB.counters) { return .diverged(.end(mismatch)) }
+        }
+        return .identicalUntilInterrupted(
+            TraceInterruptedPrefix(
+                records: records, steps: k, time: shortEnd.simTime, interrupted: side, otherEnd: longEnd.kind,
+                otherSteps: longEnd.steps))
     }
 
     /// The number of representable doubles from `a` to `b`: 0 when the bit patterns

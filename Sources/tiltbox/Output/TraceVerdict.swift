@@ -25,12 +25,19 @@ enum TraceVerdict {
             )
         }
         let comparison = try TraceDiff.compare(a, b, tolerance: tolerance)
-        if case .identical(let records) = comparison, tolerance > 0 {
+        if comparison.agrees, tolerance > 0 {
             let (exactA, exactB) = try open()
-            if try !TraceDiff.compare(exactA, exactB).isIdentical {
-                try Console.out(
-                    "equal within \(PeopleText.exact(tolerance)): \(PeopleText.count(records, "record")) (not bit for bit)"
-                )
+            if try !TraceDiff.compare(exactA, exactB).agrees {
+                switch comparison {
+                case .identicalUntilInterrupted(let prefix):
+                    try Console.out(
+                        prefix.describe(
+                            sides, agreement: "equal within \(PeopleText.exact(tolerance)) (not bit for bit)"))
+                default:
+                    try Console.out(
+                        "equal within \(PeopleText.exact(tolerance)): \(PeopleText.count(comparison.records, "record")) (not bit for bit)"
+                    )
+                }
                 return
             }
         }
@@ -44,6 +51,9 @@ enum TraceVerdict {
         switch comparison {
         case .identical(let records):
             try Console.out("identical: \(PeopleText.count(records, "record"))")
+        case .identicalUntilInterrupted(let prefix):
+            // Not a divergence: one run stopped early, and agrees with the other as far as it went.
+            try Console.out(prefix.describe(sides))
         case .diverged(let divergence):
             try Console.out("differ: \(divergence.describe(sides))")
             for note in notes() { try Console.out("note: \(note)") }

@@ -50,7 +50,7 @@ import Testing
     /// Recording every 5th step, a run interrupted at step 12 last recorded step 10; its replay of
     /// 12 steps records step 12 as its last. That record is not one the interrupted run lacks.
     @Test func theReplaysLastRecordAtTheStepReachedIsNotADivergence() throws {
-        let run = SampleRun(records: 3, every: 5)  // steps 0, 5, 10
+        let run = SampleRun(records: 3, every: 5) // steps 0, 5, 10
         var last = run.records[2]
         last.step = 12
         last.t = 12.0 / 120

@@ -7,7 +7,7 @@ import Testing
 /// what `run` writes, every reader reads (docs/formats.md §3 and §8), and what the writer holds
 /// between two far-apart records is bounded.
 @Suite struct LongTraceTests {
-    static let spawns = 20_000
+    static let spawns = 10_000
 
     /// A trace of one crate, `spawns` balls spawned at step 0 and all of them removed at step 1,
     /// each group of events before the record that shows it.

@@ -167,6 +167,9 @@ public final class TraceStream {
     }
 
     private var lastEventStep: Int?
+    /// `presence.bodies`, made again only after an event (not once per record).
+    private var presentBodies: [String] = []
+    private var presentBodiesStale = true
 
     /// Reads lines until the next record (or the end of the file): event lines and the end line
     /// are taken in a loop, not by recursion, so thousands of events between two records (a
@@ -208,7 +211,11 @@ public final class TraceStream {
                 try takeEvent(node, eventNode)
                 continue
             }
-            let record = try parser.record(node, header: header, bodies: presence.bodies, previousStep: lastStep)
+            if presentBodiesStale {
+                presentBodies = presence.bodies
+                presentBodiesStale = false
+            }
+            let record = try parser.record(node, header: header, bodies: presentBodies, previousStep: lastStep)
             if let lastEventStep, record.step < lastEventStep {
                 throw parser.error(
                     at: node["step"], path: "step",
@@ -242,6 +249,7 @@ public final class TraceStream {
         }
         lastEventStep = event.step
         presence.apply(event)
+        presentBodiesStale = true
         events.append(event)
     }
 

@@ -162,6 +162,20 @@ struct JSONLineBuffer: TextOutputStream {
         append(byte: UInt8(ascii: "\""))
     }
 
+    /// The bytes `append(string:)` writes for `value`, quotes included: what a writer can
+    /// promise about a line's length before writing it (a trace's end line and its counters).
+    static func stringLength(_ value: String) -> Int {
+        var length = 2
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x0A, 0x0D, 0x09, 0x08, 0x0C: length += 2
+            case 0x00..<0x20: length += 6
+            default: length += 1
+            }
+        }
+        return length
+    }
+
     /// Appends a digest as a JSON string, `"fnv1a64:` and 16 lowercase hex digits`"` (the
     /// text of `TraceDigest.text(of:)`), without making a `String`: a hash trace writes one
     /// per record.

@@ -45,11 +45,18 @@ import Foundation
         return nil
     }
 
-    /// The largest distance between a body's position in A and in B, at pair `i`.
+    /// The largest distance between a body's position in A and in B, at pair `i`, over the
+    /// bodies present in both then (a trace with events lists only the bodies present in
+    /// each record: `RenderScene.record(at:)` lays it out over every body of the run).
     public func largestPositionDifference(at i: Int) -> Double {
+        largestPositionDifference(a.record(at: i), b.record(at: i))
+    }
+
+    /// `largestPositionDifference(at:)` of two records laid out over every body.
+    private func largestPositionDifference(_ x: TraceRecord, _ y: TraceRecord) -> Double {
         var largest = 0.0
-        for body in a.bodies.indices {
-            let p = a.position(in: a.records[i], body: body), q = b.position(in: b.records[i], body: body)
+        for body in a.bodies.indices where a.isPresent(in: x, body: body) && b.isPresent(in: y, body: body) {
+            let p = a.position(in: x, body: body), q = b.position(in: y, body: body)
             let d = (p - q).length
             if !(d <= largest) { largest = d.isFinite ? d : Double.greatestFiniteMagnitude }
         }
@@ -127,9 +134,14 @@ import Foundation
             raw(",\n\"\(name)\":[")
             for (f, index) in kept.enumerated() {
                 raw(f > 0 ? ",\n[" : "[")
-                let record = scene.records[index]
+                // Laid out over every body of the run: a body not present then is three nulls.
+                let record = scene.record(at: index)
                 for body in scene.bodies.indices {
                     if body > 0 { raw(",") }
+                    guard scene.isPresent(in: record, body: body) else {
+                        raw("null,null,null")
+                        continue
+                    }
                     let p = scene.position(in: record, body: body)
                     number(p.x, 3)
                     raw(",")
@@ -221,6 +233,7 @@ import Foundation
             var s = D[name][frame], list = [];
             for (var i = 0; i < bodies; i++) {
               var x = s[3 * i], y = s[3 * i + 1], angle = s[3 * i + 2];
+              if (x === null) continue; // not present in this record (spawned later or removed)
               var w = D.sizes[2 * i] * scale, h = D.sizes[2 * i + 1] * scale;
               ctx.save();
               ctx.translate(X(x), Y(y));

@@ -163,6 +163,10 @@
         var jointIndex: [String: Int] = [:]
         for (j, joint) in outline.joints.enumerated() { if let id = joint.outline.id { jointIndex[id] = j } }
         var present = Array(bodies.indices)
+        // A removal marks its body; the list of those present is filtered once per record, not
+        // once per removal (thousands of removals between two records).
+        var removed = [Bool](repeating: false, count: bodies.count)
+        var removedSinceRecord = false
         var presentJoints = Array(outline.joints.indices)
         var slots: [[Int]] = []
         var jointsPresent: [[Int]] = []
@@ -176,14 +180,18 @@
                     let body = SceneOutline.BodyOutline(type: spawn.type, shapes: spawn.shapes)
                     index[spawn.body] = bodies.count
                     present.append(bodies.count)
+                    removed.append(false)
                     bodies.append(spawn.body)
                     outline.bodies.append(body)
                     sizes.append(spawn.shapes.isEmpty ? spawn.size : body.boundingSize)
                     masses?.append(spawn.mass)
                 case .remove(let id, _):
                     guard let gone = index[id] else { continue }
-                    present.removeAll { $0 == gone }
-                    presentJoints.removeAll { outline.joints[$0].a == gone || outline.joints[$0].b == gone }
+                    removed[gone] = true
+                    removedSinceRecord = true
+                    if !presentJoints.isEmpty {
+                        presentJoints.removeAll { outline.joints[$0].a == gone || outline.joints[$0].b == gone }
+                    }
                 case .joint(let joint):
                     func end(_ id: String) -> Int?? { id == "static" ? .some(nil) : index[id].map { .some($0) } }
                     guard let a = end(joint.a), let b = end(joint.b) else { continue }
@@ -196,6 +204,10 @@
                 case .skipped, .collision:
                     break
                 }
+            }
+            if removedSinceRecord {
+                present.removeAll { removed[$0] }
+                removedSinceRecord = false
             }
             slots.append(present)
             jointsPresent.append(presentJoints)

@@ -148,6 +148,12 @@ public final class RunSession {
     @exclusivity(unchecked) private var pendingEvents: [TraceEvent] = []
     /// Events not yet given to the every-step sinks.
     @exclusivity(unchecked) private var pendingEveryStepEvents: [TraceEvent] = []
+    /// Most events held for the sinks between two records (docs/formats.md §8): past this many,
+    /// after a step, they are given to the sinks at once, still before the record that shows
+    /// them, so a run recorded with a large `--every` holds at most these and one step's events.
+    static let maxHeldEvents = 256
+    /// The most events held at once before they were given to the sinks (for tests of the bound).
+    private(set) var peakHeldEvents = 0
     /// The joints at start, before the timeline's step-0 actions: the trace header's `joints`.
     private let startJointOutlines: [JointOutline]
 
@@ -449,6 +455,7 @@ public final class RunSession {
         for expectations in expectationSinks { expectations.stepTaken() }
         afterStep(reached: reached)
         applyTimeline(step: reached)
+        if pendingEvents.count >= Self.maxHeldEvents { try deliverPendingEvents(to: sinks) }
         world.driveKinematicBodies(step: reached, dt: dt)
         swap(&states, &previousStates)
         let count = world.bodyCount * BodyStateLayout.count
@@ -505,6 +512,7 @@ public final class RunSession {
     /// others theirs) and clears what they were given.
     private func deliverPendingEvents(to receivers: [any RecordSink]) throws {
         if pendingEvents.isEmpty && pendingEveryStepEvents.isEmpty { return }
+        peakHeldEvents = max(peakHeldEvents, pendingEvents.count, pendingEveryStepEvents.count)
         var gaveRecorded = false, gaveEveryStep = false
         for sink in receivers {
             if sink.recordsEveryStep {

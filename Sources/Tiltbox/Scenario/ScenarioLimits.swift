@@ -109,6 +109,15 @@ public struct ScenarioLimits: Sendable, Equatable {
     public let maxRules = 10_000
     /// Most actions in one rule's `do`.
     public let maxRuleActions = 64
+    /// Most bytes the rules' counters may take on a trace's end line (docs/formats.md §8):
+    /// `"NAME":COUNT,` for each, the name as the writer escapes it and the count at its widest
+    /// (20 digits). The trace readers accept an end line of `maxEndLineBytes`; this leaves
+    /// 64 KiB of it for the rest of the line (kind, totals, digest and an error's message), so
+    /// every end line a run writes is one every reader reads. About 39 000 counters of short
+    /// names, or 64 of 15 000 characters.
+    public let maxCounterBytes = (1 << 20) - (64 << 10)
+    /// The longest end line the trace readers accept (`TraceStream.maxEndLineBytes`): 1 MiB.
+    public let maxEndLineBytes = 1 << 20
     /// Largest `world.cull.margin`, world units (the largest coordinate).
     public var maxCullMargin: Double { maxCoordinate }
     /// Largest impulse component, mass × velocity (`maxMass` × 1 unit/s).

@@ -34,6 +34,7 @@ extension ScenarioLoader {
         let driven = pathDrivenTypes(scenario)
         var counters: [String] = []
         var counterIndex: [String: Int] = [:]
+        var counterBytes = 0
         var rules: [CollisionRule] = []
         rules.reserveCapacity(nodes.count)
         for (index, node) in nodes.enumerated() {
@@ -81,6 +82,14 @@ extension ScenarioLoader {
                     if number == counters.count {
                         counterIndex[name] = number
                         counters.append(name)
+                        counterBytes += JSONLineBuffer.stringLength(name) + 22 // ":", 20 digits, ","
+                        if counterBytes > limits.maxCounterBytes {
+                            throw reader.error(
+                                at: actionNode["count"] ?? actionNode, actionPath + ".count",
+                                "the counters' names would make the trace's end line longer than its "
+                                    + "\(limits.maxEndLineBytes >> 20) MiB bound (\(counters.count) counters, "
+                                    + "more than \(limits.maxCounterBytes) bytes): use fewer or shorter names")
+                        }
                     }
                     actions.append(.count(number))
                     continue

@@ -18,8 +18,10 @@
 /// Use: `input(_:as:)` for every file the command reads, then `output(_:as:)` for every
 /// file it writes, before writing any of them.
 @_spi(Tools) public struct OverwriteCheck: Sendable {
-    private var inputs: [(identity: FileIdentity, path: String, role: String)] = []
-    private var outputs: [(identity: FileIdentity, path: String, role: String)] = []
+    /// The first file noted for each identity, by identity: `tiltbox test` notes thousands of
+    /// scenarios and pictures, so a lookup must not walk the others.
+    private var inputs: [FileIdentity: (path: String, role: String)] = [:]
+    private var outputs: [FileIdentity: (path: String, role: String)] = [:]
 
     /// A check that has noted no file yet.
     public init() {}
@@ -30,7 +32,7 @@
     ///   - role: how messages name it: `the scenario`, `the tilt file`.
     public mutating func input(_ path: String?, as role: String) {
         guard let path, path != "-", let identity = FileIdentity(existing: path) else { return }
-        inputs.append((identity, path, role))
+        if inputs[identity] == nil { inputs[identity] = (path, role) }
     }
 
     /// Checks a file the command will write, then notes it.
@@ -41,25 +43,25 @@
     ///   or output; the command line exits 2 and nothing has been written.
     public mutating func output(_ path: String?, as role: String) throws(InputError) {
         guard let path, path != "-", let identity = FileIdentity(output: path) else { return }
-        if let input = inputs.first(where: { $0.identity == identity }) {
+        if let input = inputs[identity] {
             throw InputError(
                 file: path,
                 reason: "\(role) is the same file as \(input.role) (\(input.path)); "
                     + "an output never overwrites an input: write it elsewhere")
         }
-        if let other = outputs.first(where: { $0.identity == identity }) {
+        if let other = outputs[identity] {
             throw InputError(
                 file: path,
                 reason: "\(role) is the same file as \(other.role) (\(other.path)); "
                     + "give each output its own file")
         }
-        outputs.append((identity, path, role))
+        outputs[identity] = (path, role)
     }
 }
 
 /// A file as the system knows it: device and inode, or for a file not created yet, its
 /// folder's device and inode and its name.
-struct FileIdentity: Equatable, Sendable {
+struct FileIdentity: Hashable, Sendable {
     var device: UInt64
     var inode: UInt64
     /// The name inside the folder `device`/`inode`, for a file that does not exist yet.

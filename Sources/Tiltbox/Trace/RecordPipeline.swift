@@ -27,6 +27,11 @@ final class RecordPipeline: @unchecked Sendable {
     static let maximumRecordsPerBlock = 32
     /// State bytes per block at most (large scenes hold fewer records per block, at least one).
     static let blockBytes = 256 * 1024
+    /// Event lines per block at most: a block that reaches this many is handed over without
+    /// waiting for a record, so events between two far-apart records are not all held.
+    static let maximumEventsPerBlock = 256
+    /// The most events one block held (for tests of the bound).
+    private(set) var peakBlockEvents = 0
 
     /// Records one block holds at most (fewer when they are long: see `blockBytes`).
     let recordsPerBlock: Int
@@ -75,9 +80,14 @@ final class RecordPipeline: @unchecked Sendable {
         }
     }
 
-    /// Queues an event line for the writer thread, before the next record submitted.
+    /// Queues an event line for the writer thread, before the next record submitted; hands the
+    /// block over once it holds `maximumEventsPerBlock` events (a write error is thrown at the
+    /// next record or at `finish`, as the writer thread keeps it).
     func submit(event: TraceEvent) {
-        blocks[filling].events.append((before: blocks[filling].records.count, event: event))
+        let block = blocks[filling]
+        block.events.append((before: block.records.count, event: event))
+        peakBlockEvents = max(peakBlockEvents, block.events.count)
+        if block.events.count >= Self.maximumEventsPerBlock { _ = handOver() }
     }
 
     /// Queues the block being filled (when it holds records or events) and moves to the next

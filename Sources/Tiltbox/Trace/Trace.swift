@@ -27,12 +27,16 @@ public struct Trace: Hashable, Sendable {
         var lists: [[String]] = []
         lists.reserveCapacity(records.count)
         var next = 0
+        var current = presence.bodies
         for index in records.indices {
+            var changed = false
             while next < events.count && events[next].beforeRecord <= index {
                 presence.apply(events[next].event)
                 next += 1
+                changed = true
             }
-            lists.append(presence.bodies)
+            if changed { current = presence.bodies }
+            lists.append(current)
         }
         return lists
     }

@@ -235,11 +235,15 @@ extension TraceDiff {
     /// counters in order, then those only the second has.
     static func compareCounters(_ a: [TraceCounter], _ b: [TraceCounter]) -> TraceDivergence.EndMismatch? {
         if a == b { return nil }
+        // By name through tables: an end line may carry many thousands of counters.
+        var valuesB: [String: Int] = [:]
+        for counter in b where valuesB[counter.name] == nil { valuesB[counter.name] = counter.value }
         for counter in a {
-            let other = b.first { $0.name == counter.name }?.value
+            let other = valuesB[counter.name]
             if other != counter.value { return .counter(name: counter.name, a: counter.value, b: other) }
         }
-        for counter in b where !a.contains(where: { $0.name == counter.name }) {
+        let namesA = Set(a.map(\.name))
+        for counter in b where !namesA.contains(counter.name) {
             return .counter(name: counter.name, a: nil, b: counter.value)
         }
         return nil // the same counters in another order: names and values agree

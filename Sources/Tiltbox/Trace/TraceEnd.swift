@@ -26,6 +26,22 @@ public struct TraceEnd: Hashable, Sendable {
     /// written as the end line's `counters` object when there are any.
     public var counters: [TraceCounter] = []
 
+    /// The most Unicode scalars of `message` the end line carries: at most 6 bytes each once
+    /// escaped, 24 KiB, well inside the 64 KiB of the end line's bound that the counters leave
+    /// (`ScenarioLimits.maxCounterBytes`). A longer message (one naming a body of a very long id)
+    /// is cut there and ends with "…".
+    public static let maxMessageScalars = 4096
+
+    /// `message` as the end line writes it: whole, or cut to `maxMessageScalars`.
+    static func written(_ message: String) -> String {
+        let scalars = message.unicodeScalars
+        guard scalars.count > maxMessageScalars else { return message }
+        var cut = String.UnicodeScalarView()
+        cut.append(contentsOf: scalars.prefix(maxMessageScalars - 1))
+        cut.append("…")
+        return String(cut)
+    }
+
     /// Creates an end; `message` is only written for an `error` end.
     public init(_ kind: TraceEndKind, message: String? = nil, steps: Int, simTime: Double, droppedTime: Double) {
         self.kind = kind

@@ -81,6 +81,10 @@ public final class TraceStream {
     /// The longest event line: a spawned body's shapes are bounded by what a scenario may hold (16 MiB).
     public static let maxEventLineBytes = 16 << 20
 
+    /// The longest end line (1 MiB): the rules' counters are written on it, and the loader
+    /// refuses a scenario whose counters could make it longer (`ScenarioLimits.maxCounterBytes`).
+    public static let maxEndLineBytes = ScenarioLimits().maxEndLineBytes
+
     /// The file as named in errors.
     public let file: String
     /// The header, read and checked when the stream was opened.
@@ -163,72 +167,90 @@ public final class TraceStream {
     }
 
     private var lastEventStep: Int?
+    /// `presence.bodies`, made again only after an event (not once per record).
+    private var presentBodies: [String] = []
+    private var presentBodiesStale = true
 
+    /// Reads lines until the next record (or the end of the file): event lines and the end line
+    /// are taken in a loop, not by recursion, so thousands of events between two records (a
+    /// timeline's spawns at one step) cost no stack.
     private func nextRecord() throws(InputError) -> TraceRecord? {
-        guard !finished else { return nil }
-        let limit = Self.maxRecordLineBytes(bodies: presence.bodies.count, fields: header.fields.count)
-        guard
-            let node = try Self.nextNode(
-                &lines, &parser, maxBytes: limit, options: JSONParser.Options(),
-                eventMaxBytes: max(limit, Self.maxEventLineBytes))
-        else {
-            finished = true
-            lines.close()
-            return nil
-        }
-        if end != nil {
-            throw parser.error(at: node, reason: "text after the end line")
-        }
-        guard node.objectMembers != nil else {
-            throw parser.error(
-                at: node, reason: "expected a record or the end line (an object), got \(node.value.typeName)")
-        }
-        if node["end"] != nil {
-            let endLine = try parser.endLine(node)
-            // A hash trace's digest covers the states it does not hold: it cannot be checked here.
-            if verifyDigest && header.records == .states && endLine.digest != digest.text {
+        while !finished {
+            let limit = Self.maxRecordLineBytes(bodies: presence.bodyCount, fields: header.fields.count)
+            guard
+                let node = try Self.nextNode(
+                    &lines, &parser, maxBytes: limit, options: JSONParser.Options(),
+                    longLineMaxBytes: max(limit, Self.maxEventLineBytes, Self.maxEndLineBytes))
+            else {
+                finished = true
+                lines.close()
+                return nil
+            }
+            if end != nil {
+                throw parser.error(at: node, reason: "text after the end line")
+            }
+            guard node.objectMembers != nil else {
                 throw parser.error(
-                    at: node["digest"], path: "digest",
+                    at: node, reason: "expected a record or the end line (an object), got \(node.value.typeName)")
+            }
+            if node["end"] != nil {
+                let endLine = try parser.endLine(node)
+                // A hash trace's digest covers the states it does not hold: it cannot be checked here.
+                if verifyDigest && header.records == .states && endLine.digest != digest.text {
+                    throw parser.error(
+                        at: node["digest"], path: "digest",
+                        reason:
+                            "\(endLine.digest) does not match the records (\(digest.text)): the trace was changed after it was written"
+                    )
+                }
+                end = endLine
+                // Nothing may follow the end line: read on to prove it.
+                continue
+            }
+            if let eventNode = node["event"] {
+                try takeEvent(node, eventNode)
+                continue
+            }
+            if presentBodiesStale {
+                presentBodies = presence.bodies
+                presentBodiesStale = false
+            }
+            let record = try parser.record(node, header: header, bodies: presentBodies, previousStep: lastStep)
+            if let lastEventStep, record.step < lastEventStep {
+                throw parser.error(
+                    at: node["step"], path: "step",
                     reason:
-                        "\(endLine.digest) does not match the records (\(digest.text)): the trace was changed after it was written"
+                        "record of step \(record.step) after an event of step \(lastEventStep) (an event comes before the first record that shows it)"
                 )
             }
-            end = endLine
-            // Nothing may follow the end line: read on to prove it.
-            return try nextRecord()
+            record.states.withUnsafeBufferPointer { digest.addRecord(gravity: record.gravity, states: $0) }
+            lastStep = record.step
+            return record
         }
-        if let eventNode = node["event"] {
-            let event = try parser.event(node, present: presence)
-            // An event comes after the records of earlier steps and the events before it.
-            if let lastStep, event.step <= lastStep {
-                throw parser.error(
-                    at: node["step"] ?? eventNode, path: "step",
-                    reason: "event of step \(event.step) after the record of step \(lastStep) "
-                        + "(an event comes before the first record that shows it)")
-            }
-            if let lastEventStep, event.step < lastEventStep {
-                throw parser.error(
-                    at: node["step"] ?? eventNode, path: "step",
-                    reason:
-                        "event of step \(event.step) after an event of step \(lastEventStep) (events come in step order)"
-                )
-            }
-            lastEventStep = event.step
-            presence.apply(event)
-            events.append(event)
-            return try nextRecord()
-        }
-        let record = try parser.record(node, header: header, bodies: presence.bodies, previousStep: lastStep)
-        if let lastEventStep, record.step < lastEventStep {
+        return nil
+    }
+
+    /// Checks an event line against what is present and the step order, applies it and keeps it.
+    private func takeEvent(_ node: JSONNode, _ eventNode: JSONNode) throws(InputError) {
+        let event = try parser.event(node, present: presence)
+        // An event comes after the records of earlier steps and the events before it.
+        if let lastStep, event.step <= lastStep {
             throw parser.error(
-                at: node["step"], path: "step",
+                at: node["step"] ?? eventNode, path: "step",
+                reason: "event of step \(event.step) after the record of step \(lastStep) "
+                    + "(an event comes before the first record that shows it)")
+        }
+        if let lastEventStep, event.step < lastEventStep {
+            throw parser.error(
+                at: node["step"] ?? eventNode, path: "step",
                 reason:
-                    "record of step \(record.step) after an event of step \(lastEventStep) (an event comes before the first record that shows it)"
+                    "event of step \(event.step) after an event of step \(lastEventStep) (events come in step order)"
             )
         }
-        record.states.withUnsafeBufferPointer { digest.addRecord(gravity: record.gravity, states: $0) }
-        lastStep = record.step
-        return record
+        lastEventStep = event.step
+        presence.apply(event)
+        presentBodiesStale = true
+        events.append(event)
     }
 
     /// The next non-blank line parsed, `nil` at the end of the file.
@@ -244,14 +266,14 @@ public final class TraceStream {
 
     private static func nextNode(
         _ lines: inout LineSource, _ parser: inout TraceLineReader, maxBytes: Int, options: JSONParser.Options,
-        eventMaxBytes: Int? = nil
+        longLineMaxBytes: Int? = nil
     )
         throws(InputError) -> JSONNode?
     {
         while true {
             guard
                 let line = try lines.nextLine(
-                    maxBytes: maxBytes, eventMaxBytes: eventMaxBytes ?? maxBytes, file: parser.file)
+                    maxBytes: maxBytes, longLineMaxBytes: longLineMaxBytes ?? maxBytes, file: parser.file)
             else { return nil }
             parser.lineNumber = lines.lineNumber
             let parsed: Result<JSONNode, JSONSyntaxError>? = lines.withLine(line) { bytes in
@@ -359,9 +381,9 @@ private struct LineSource {
 
     /// The next line (without its newline), `nil` at the end of the input.
     /// - Throws: at a control character (JSON allows none, not even in strings) or once
-    ///   the line passes `maxBytes` (`eventMaxBytes` for a line that starts as an event line,
-    ///   `{"event"`, as the writer writes them).
-    mutating func nextLine(maxBytes: Int, eventMaxBytes: Int, file: String) throws(InputError) -> Line? {
+    ///   the line passes `maxBytes` (`longLineMaxBytes` for a line that starts as an event line,
+    ///   `{"event"`, or as the end line, `{"end"`, as the writer writes them).
+    mutating func nextLine(maxBytes: Int, longLineMaxBytes: Int, file: String) throws(InputError) -> Line? {
         // Drop the lines already returned once they are most of the buffer, so it
         // holds about one line and one chunk, without moving bytes on every line.
         if start > 0, start >= buffer.count / 2 {
@@ -370,7 +392,7 @@ private struct LineSource {
             start = 0
         }
         while true {
-            let maxBytes = startsEventLine() ? eventMaxBytes : maxBytes
+            let maxBytes = startsLongLine() ? longLineMaxBytes : maxBytes
             // Find the first newline or control character in what is not yet scanned,
             // looking no further than the line's limit.
             let stop = min(buffer.count, start + maxBytes + 1)
@@ -414,14 +436,16 @@ private struct LineSource {
         }
     }
 
-    private static let eventLineStart = Array(#"{"event""#.utf8)
+    private static let longLineStarts = [Array(#"{"event""#.utf8), Array(#"{"end""#.utf8)]
 
-    /// Whether the line being read starts with `{"event"` (only known once that much is buffered).
-    private func startsEventLine() -> Bool {
-        let prefix = Self.eventLineStart
-        guard buffer.count - start >= prefix.count else { return false }
-        for i in 0..<prefix.count where buffer[start + i] != prefix[i] { return false }
-        return true
+    /// Whether the line being read starts with `{"event"` or `{"end"` (only known once that much
+    /// is buffered).
+    private func startsLongLine() -> Bool {
+        Self.longLineStarts.contains { prefix in
+            guard buffer.count - start >= prefix.count else { return false }
+            for i in 0..<prefix.count where buffer[start + i] != prefix[i] { return false }
+            return true
+        }
     }
 
     private mutating func fill(file: String) throws(InputError) {

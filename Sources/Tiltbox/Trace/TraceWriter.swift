@@ -207,6 +207,10 @@ public final class TraceWriter {
         pipeline.submit(event: event)
     }
 
+    /// The most event lines the writer held at once in one block (for tests of the bound,
+    /// `RecordPipeline.maximumEventsPerBlock`).
+    var peakHeldEvents: Int { pipeline.peakBlockEvents }
+
     /// `writeRecord` for states held in an array (convenient in tests and tools).
     public func writeRecord(step: Int, t: Double, gravity: Vec2, states: [Double]) throws(TraceWriteError) {
         let result: Result<Void, TraceWriteError> = states.withUnsafeBufferPointer { pointer in
@@ -359,7 +363,7 @@ final class TraceEncoder {
         }
         if end.kind == .error, let message = end.message {
             buffer.append(",\"message\":")
-            buffer.append(string: message)
+            buffer.append(string: TraceEnd.written(message))
         }
         buffer.append("}\n")
     }

@@ -146,9 +146,11 @@ extension TiltboxCommand {
                 trace: trace, hasOutputs: hasOutputs, keysFromControllingTerminal: liveTilt == .standardInput)
             try refuseIneffectiveOptions(live: live, scenario: plan.scenario)
             try refuseLiveTiltOptions(liveTilt, liveView: live)
+            // A live run's tilt CSV is an output like the others: its name is chosen now.
+            let csvPath = liveTilt.map { _ in LiveTiltRecording.csvPath(out: out, trace: trace) }
             if live {
                 if hashesOption.hashes { throw ValidationError("--hashes is for headless runs: add --view none") }
-                try checkOutputs(plan, frames: nil)
+                try checkOutputs(plan, frames: nil, csv: csvPath)
                 var options = try LiveSession.options(
                     for: plan, recording: recording, fps: fps ?? 60, trace: trace, interactive: interactive,
                     frame: plan.tiltFrame)
@@ -156,7 +158,7 @@ extension TiltboxCommand {
                 let liveRecording = try liveTilt.map {
                     try LiveTiltRecording.open($0, plan: plan, frame: plan.tiltFrame, fps: fps ?? 60)
                 }
-                let csv = liveRecording.map { _ in LiveTiltRecording.csvPath(out: out, trace: trace) }
+                let csv = csvPath
                 options.keysFromControllingTerminal = liveTilt == .standardInput
                 // As in `record`: q stops a live recording on purpose, so its trace ends `complete` where the
                 // CSV's replay ends.
@@ -182,13 +184,13 @@ extension TiltboxCommand {
             var options = try recording.runOptions(
                 for: plan.scenario, frames: profile, realtime: realtime, fps: fps ?? 60)
             options.hashes = hashesOption.hashes
-            try checkOutputs(plan, frames: profile)
+            try checkOutputs(plan, frames: profile, csv: csvPath)
             // A live source is contacted now, before anything is written: a wrong address is exit 2.
             let liveRecording = try liveTilt.map {
                 try LiveTiltRecording.open($0, plan: plan, frame: plan.tiltFrame, fps: fps ?? 60)
             }
             let liveTrack = liveRecording?.makeTrack(scenario: plan.scenario)
-            let csv = liveRecording.map { _ in LiveTiltRecording.csvPath(out: out, trace: trace) }
+            let csv = csvPath
             let gravity = try liveTrack.map { RunPlan.Resolved(liveTrack: $0) } ?? plan.resolve()
             let source = csv.map { plan.liveSource(csv: $0, frame: plan.tiltFrame) } ?? plan.source(gravity)
             InterruptSignal.install()
@@ -340,16 +342,24 @@ extension TiltboxCommand {
                 to: summaryJSON)
         }
 
-        /// Refuses, before anything is written, a --trace, --html or --summary-json that is one
-        /// of the run's input files, or two of them the same file (exit 2).
-        private func checkOutputs(_ plan: RunPlan, frames: FrameProfile?) throws {
+        /// Refuses, before anything is written, a --trace, --html, --summary-json, a live run's tilt
+        /// CSV (`csv`: --out or the name chosen for it) or a --pictures picture that is one of the
+        /// run's input files, or two of them the same file (exit 2).
+        private func checkOutputs(_ plan: RunPlan, frames: FrameProfile?, csv: String?) throws {
             var overwrite = OverwriteCheck()
             overwrite.runInputs(
                 scenarioPath: plan.scenarioPath, scenario: plan.scenario, gravity: plan.gravity, frames: frames)
             try overwrite.output(trace, as: "--trace")
+            try overwrite.output(csv, as: out != nil ? "--out" : "the live tilt CSV")
             try overwrite.output(html, as: "--html")
             try overwrite.output(summaryJSON, as: "--summary-json")
-            try overwrite.output(out, as: "--out")
+            if let pictures {
+                for index in plan.scenario.expectations.indices {
+                    try overwrite.output(
+                        FailurePictures.path(folder: pictures, label: plan.label, index: index),
+                        as: "--pictures (the picture of expect[\(index)])")
+                }
+            }
         }
     }
 }

@@ -78,6 +78,7 @@ extension TiltboxCommand {
             case .failure(let error): throw ValidationError(error.description)
             }
             for (name, path) in [("--junit", junit), ("--json", json)] { try OutputFolder.require(path, option: name) }
+            try checkOutputs(scenarios)
             if let pictures { try PictureFolder.prepare(pictures) }
             let sets = overrideOptions.set.flatMap { ["--set", $0] }
             let batch = BatchManifest(
@@ -103,6 +104,35 @@ extension TiltboxCommand {
             try report(results, of: points.count)
             if interrupted { throw ExitCode(ExitStatus.interrupted) }
             throw ExitCode(results.exitStatus)
+        }
+
+        /// Refuses, before any scenario runs, a --junit or --json that is a file the tests read (a
+        /// scenario, its tilt file) or the other result file, and a picture --pictures would write
+        /// over one of them (exit 2): the round-three check of `batch` and `run`, by device and inode.
+        private func checkOutputs(_ scenarios: [String]) throws {
+            var overwrite = OverwriteCheck()
+            var expectationCounts: [Int] = []
+            for path in scenarios {
+                overwrite.input(path, as: "a scenario tested")
+                // A scenario that does not load is reported by its run; its pictures are not written.
+                let scenario = try? ScenarioLoader.load(path: path)
+                if let tilt = scenario?.tilt?.file {
+                    for file in TiltFile.inputFiles(path: tilt) {
+                        overwrite.input(file, as: "the tilt file of \(path)")
+                    }
+                }
+                expectationCounts.append(scenario?.expectations.count ?? 0)
+            }
+            try overwrite.output(junit, as: "--junit")
+            try overwrite.output(json, as: "--json")
+            guard let pictures else { return }
+            for (path, count) in zip(scenarios, expectationCounts) {
+                for index in 0..<count {
+                    try overwrite.output(
+                        FailurePictures.path(folder: pictures, label: path, index: index),
+                        as: "--pictures (the picture of \(path) expect[\(index)])")
+                }
+            }
         }
 
         /// Each failing expectation's line (or a run's error), then the counts, on standard output.

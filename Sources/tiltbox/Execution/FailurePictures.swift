@@ -22,11 +22,17 @@ enum FailurePictures {
             let picture = ExpectationPicture(
                 expectation: plan.scenario.expectations[result.index], failure: failure,
                 worldSize: plan.scenario.world.size)
-            let path = (folder.hasSuffix("/") ? folder : folder + "/") + "\(stem(plan.label))-expect\(result.index).svg"
+            let path = Self.path(folder: folder, label: plan.label, index: result.index)
             try TraceRendering.write(Array(picture.svg(scene: scene).utf8), to: path)
             written.append(path)
         }
         return written
+    }
+
+    /// The picture of expectation `index` of the scenario `label` in `folder`
+    /// (`DIR/Scenarios-crate-stack-expect2.svg`): what `run` and `test` check before anything runs.
+    static func path(folder: String, label: String, index: Int) -> String {
+        (folder.hasSuffix("/") ? folder : folder + "/") + "\(stem(label))-expect\(index).svg"
     }
 
     /// The file name part for a scenario: its path without `.json`, folders joined by `-`

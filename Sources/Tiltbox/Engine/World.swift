@@ -156,6 +156,8 @@ public final class World {
         ChipmunkMessageCapture.capture(step: stepsTaken, into: &diagnostics) {
             cpSpaceStep(pointer, dt)
         }
+        // The step's `separate` calls came in the order of Chipmunk's address-keyed arbiter cache.
+        collisions?.settle()
     }
 
     /// The diagnostics Chipmunk printed during the steps so far (kept off standard error).

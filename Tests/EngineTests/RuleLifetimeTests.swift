@@ -9,8 +9,8 @@ final class RuleLifetimeTests: XCTestCase {
     func testAWorldWithRulesFreedWhileItsBodiesTouchFreesEverythingAndRecordsNothing() throws {
         let before = (EngineCensus.liveBodies, EngineCensus.liveShapes, EngineCensus.liveSpaces)
         do {
-            // Freed while the ball touches the floor: Chipmunk calls separate as the shapes go, and
-            // the detached handlers record nothing.
+            // Freed while the ball touches the floor: the space goes first, and nothing is removed
+            // one by one, so Chipmunk makes no separate call (the handlers are detached anyway).
             let (events, _, _) = try CollisionRuleTests.events(
                 CollisionRuleTests.floorScene(#"[{"on": "separate", "between": ["ball", "floor"]}]"#), steps: 60)
             XCTAssertEqual(events.count, 0)

@@ -14,8 +14,10 @@ internal import CChipmunk
 ///   accumulate the body's mass, moment and centre of gravity from its shapes.
 ///
 /// A body keeps its space alive. The world removes it from the space when it removes the body
-/// mid-run (`removeFromSpace()`); its `deinit` removes the shapes and the body from the space if
-/// they are still in it, then frees the shapes before the body.
+/// mid-run (`removeFromSpace()`); its `deinit` frees the shapes, then the body, after removing them
+/// from the space if they are still in one. When the whole world goes away, the world frees the
+/// space first (`Space.free()`) and the bodies are only freed: Chipmunk's `cpShapeFree` and
+/// `cpBodyFree` never look at a space.
 public final class Body {
     /// The body's id (unique within a world).
     public let id: String
@@ -139,7 +141,8 @@ public final class Body {
 
     deinit {
         // Chipmunk: "Must remove these BEFORE freeing the body or you will access dangling pointers."
-        removeFromSpace()
+        // Unless the space is gone already: then nothing points at them any more.
+        if !space.isFreed { removeFromSpace() }
         for shape in shapes {
             cpShapeFree(shape)
             EngineCensus.shapeFreed()

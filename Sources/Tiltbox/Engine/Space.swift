@@ -58,10 +58,12 @@ final class Space {
     }
 
     /// Frees the `cpSpace` now, with the bodies, shapes and constraints still in it
-    /// (`cpSpaceFree`, linear in what it holds): it wakes the sleeping bodies, then frees the
-    /// indexes, the arbiters and contacts, and the collision handlers, never the bodies, shapes or
-    /// constraints, whose owners free them afterwards (`cpShapeFree`, `cpBodyFree`,
-    /// `cpConstraintFree`: none of them looks at a space). Nothing may call into the space after.
+    /// (`cpSpaceFree`, linear in what it holds): it frees the indexes, the arbiters and contacts,
+    /// and the collision handlers, never the bodies, shapes or constraints, whose owners free them
+    /// afterwards (`cpShapeFree`, `cpBodyFree`, `cpConstraintFree`: none of them looks at a space).
+    /// The caller wakes every sleeping body first (`World.deinit`): `cpSpaceFree`'s own wake-up
+    /// misses some, and a sleeping body's saved contacts are freed only as it wakes. Nothing may
+    /// call into the space after.
     func free() {
         guard !isFreed else { return }
         isFreed = true

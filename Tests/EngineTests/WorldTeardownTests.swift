@@ -38,7 +38,7 @@ import Testing
             crates: crates)
     }
 
-    @Test func freeingAWorldOfSixThousandTouchingCratesCostsLessThanTwoOfItsSteps() {
+    @Test func freeingAWorldOfSixThousandTouchingCratesCostsLessThanThreeOfItsSteps() {
         let scenario = Self.grid(columns: 80, rows: 75)
         var world: World? = World(scenario: scenario)
         // Three steps fill the arbiter cache with every pair of neighbours (about 12 000).
@@ -51,6 +51,8 @@ import Testing
         let free = Self.threadCPUTime() - freeStart
         // Measured in a debug build on a loaded 2-core machine: freeing took a fifth of a step
         // (6 to 9 ms, a step 26 to 44 ms); removing the shapes one by one took 17 steps (0.45 s).
-        #expect(free < 2 * step, "freeing took \(free) s of CPU, one step \(step) s")
+        // The bound leaves room both ways, for frees made dearer (AddressSanitizer intercepts
+        // Chipmunk's too) as for a machine that steps faster.
+        #expect(free < 3 * step, "freeing took \(free) s of CPU, one step \(step) s")
     }
 }

@@ -141,39 +141,4 @@ import Testing
         #expect(world.bodyIDs == ["stay", "kin"])
         #expect(try #require(world.states.last).position.y < -10)
     }
-
-    @Test func aWorldWithRulesFreesEverythingAndIgnoresTheSeparatesOfItsTeardown() throws {
-        let before = (EngineCensus.liveBodies, EngineCensus.liveShapes, EngineCensus.liveSpaces)
-        do {
-            // Freed while the ball touches the floor: Chipmunk calls separate as the shapes go.
-            let (events, _, _) = try Self.events(
-                Self.floorScene(#"[{"on": "separate", "between": ["ball", "floor"]}]"#), steps: 60)
-            #expect(events.isEmpty)
-        }
-        #expect((EngineCensus.liveBodies, EngineCensus.liveShapes, EngineCensus.liveSpaces) == before)
-    }
-
-    @Test func aThousandWorldsWhoseRulesRemoveTouchingBodiesLeaveNoChipmunkObject() throws {
-        let before = (EngineCensus.liveBodies, EngineCensus.liveShapes, EngineCensus.liveSpaces)
-        // One scene's rule removes the ball as it lands; in the other the ball stays on the floor, touching it
-        // when its world is freed. Both record the separates.
-        let separate = #"{"on": "separate", "between": ["ball", "*"], "do": [{"count": "gone"}]}"#
-        let scenes = try [
-            #"[{"on": "begin", "between": ["ball", "floor"], "do": [{"remove": "a"}]}, \#(separate)]"#,
-            "[\(separate)]",
-        ].map { try ScenarioLoader.parse(text: Self.floorScene($0), file: "rules.json", baseDirectory: nil) }
-        var counts = [0, 0]
-        for index in 0..<1000 {
-            let scenario = scenes[index % 2]
-            let world = World(scenario: scenario)
-            var player = RulePlayer(scenario: scenario)
-            for _ in 0..<40 {
-                world.step(dt: scenario.timestep.dt)
-                _ = player.afterStep(world: world)
-            }
-            counts[index % 2] = world.bodyIDs.count
-        }
-        #expect(counts == [1, 2])
-        #expect((EngineCensus.liveBodies, EngineCensus.liveShapes, EngineCensus.liveSpaces) == before)
-    }
 }

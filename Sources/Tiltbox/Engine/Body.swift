@@ -13,8 +13,11 @@ internal import CChipmunk
 ///   `cpShapeSetDensity` (dynamic bodies), its collision keys (`ChipmunkShape.apply`), `cpSpaceAddShape`, which makes Chipmunk
 ///   accumulate the body's mass, moment and centre of gravity from its shapes.
 ///
-/// A body keeps its space alive; its `deinit` removes the shapes and the body from the
-/// space, then frees the shapes before the body.
+/// A body keeps its space alive. The world removes it from the space when it removes the body
+/// mid-run (`removeFromSpace()`); its `deinit` frees the shapes, then the body, after removing them
+/// from the space if they are still in one. When the whole world goes away, the world frees the
+/// space first (`Space.free()`) and the bodies are only freed: Chipmunk's `cpShapeFree` and
+/// `cpBodyFree` never look at a space.
 public final class Body {
     /// The body's id (unique within a world).
     public let id: String
@@ -39,6 +42,8 @@ public final class Body {
     /// The body's place among the bodies a world ever held, increasing in trace order
     /// (`WorldChangeIndex`): a removal finds the body's index by binary search on it.
     var sequence = 0
+    /// Whether the body and its shapes are in the space: from `init` until `removeFromSpace()`.
+    private var inSpace = true
 
     /// Creates the body and its shapes and adds them to `space`.
     /// `definition` must be validated: Chipmunk aborts on a dynamic body whose mass or
@@ -124,10 +129,20 @@ public final class Body {
         cpBodySetAngularVelocity(body, definition.angularVelocity)
     }
 
-    deinit {
-        // Chipmunk: "Must remove these BEFORE freeing the body or you will access dangling pointers."
+    /// Removes the shapes, in listed order, then the body from the space (`cpSpaceRemoveShape`,
+    /// `cpSpaceRemoveBody`); Chipmunk calls `separate` for every contact a shape had. Once; the
+    /// body's joints must be gone first.
+    func removeFromSpace() {
+        guard inSpace else { return }
+        inSpace = false
         for shape in shapes { cpSpaceRemoveShape(space.pointer, shape) }
         cpSpaceRemoveBody(space.pointer, body)
+    }
+
+    deinit {
+        // Chipmunk: "Must remove these BEFORE freeing the body or you will access dangling pointers."
+        // Unless the space is gone already: then nothing points at them any more.
+        if !space.isFreed { removeFromSpace() }
         for shape in shapes {
             cpShapeFree(shape)
             EngineCensus.shapeFreed()

@@ -17,10 +17,18 @@ internal import CChipmunk
 /// first first, as pymunk 7.3.1 orders them ("the most specific handler is called first").
 /// Without a pair handler, Chipmunk's default handler calls them in that order itself.
 ///
+/// Chipmunk makes its `begin` calls in the order of its broad phase's pair query, which is the
+/// same on every run; but it makes its `separate` calls by walking its arbiter cache, a hash set
+/// keyed by the two shapes' addresses (in `cpSpaceStep`, and in `cpSpaceRemoveShape`), so their
+/// order changes with the heap's layout from run to run. So the queue is settled in batches (one
+/// `cpSpaceStep`, one body's removal: `settle()`): the batch's `separate` calls are sorted by
+/// their shapes' `ShapePairKey` (the order the shapes joined the world), the calls of one pair
+/// keeping Chipmunk's order (rules in file order, then the wildcards), each in a place a
+/// `separate` call of the batch took, so the `begin` calls stay exactly where Chipmunk made them.
+///
 /// The callbacks get their handler through Chipmunk's `userData` (an unretained pointer) and
 /// never trap: a call without data does nothing. `detach()` clears every handler's data when
-/// the world goes away, so the `separate` calls Chipmunk makes while the bodies are freed
-/// reach nothing.
+/// the world goes away, so no call Chipmunk could make while it is freed records anything.
 final class CollisionRecorder {
     /// One Chipmunk handler and the rules it calls, in file order.
     final class Handler {
@@ -47,13 +55,14 @@ final class CollisionRecorder {
             cpArbiterGetShapes(arb, &first, &second)
             guard let first, let second else { return }
             let serialA = CollisionRecorder.serial(of: first), serialB = CollisionRecorder.serial(of: second)
+            let pair = ShapePairKey(first, second)
             for entry in entries {
                 // A pair handler's arbiter has the handler's first type first: a rule written in
                 // the other order swaps back. A wildcard handler's arbiter has its type first.
                 let swapped = isPair && cpShapeGetCollisionType(first) != cpCollisionType(entry.typeA)
-                recorder.queue.append(
-                    CollisionCall(
-                        rule: entry.rule, phase: phase, a: swapped ? serialB : serialA, b: swapped ? serialA : serialB))
+                let call = CollisionCall(
+                    rule: entry.rule, phase: phase, a: swapped ? serialB : serialA, b: swapped ? serialA : serialB)
+                recorder.queue.append(QueuedCall(call: call, pair: pair, order: recorder.queue.count))
             }
         }
     }
@@ -63,9 +72,21 @@ final class CollisionRecorder {
         var high: UInt?
     }
 
-    /// The calls not yet taken, in the order Chipmunk made them; `next` is the first not taken.
-    fileprivate(set) var queue: ContiguousArray<CollisionCall> = []
+    /// One call in the queue, with what settles its place: its shapes' key, and its place in
+    /// the queue when Chipmunk made it.
+    struct QueuedCall {
+        var call: CollisionCall
+        var pair: ShapePairKey
+        var order: Int
+    }
+
+    /// The calls not yet taken; `next` is the first not taken. Those before `settled` are in
+    /// their final order; those from it on, in the order Chipmunk made them (`settle()`).
+    fileprivate(set) var queue: ContiguousArray<QueuedCall> = []
     private var next = 0
+    private var settled = 0
+    /// The `separate` calls of the batch being settled (kept to reuse its storage).
+    private var batch: [QueuedCall] = []
     /// Every handler, in the order first registered (held here; Chipmunk holds only pointers).
     private var handlers: [Handler] = []
 
@@ -115,16 +136,38 @@ final class CollisionRecorder {
         }
     }
 
-    /// The next call in the order Chipmunk made it, or `nil` when every call has been taken
-    /// (the queue then starts again from the front of its buffer).
+    /// The next call in the settled order, or `nil` when every call has been taken (the queue
+    /// then starts again from the front of its buffer). Calls not yet settled are settled first,
+    /// as one batch.
     func take() -> CollisionCall? {
+        if settled < queue.count { settle() }
         guard next < queue.count else {
             queue.removeAll(keepingCapacity: true)
             next = 0
+            settled = 0
             return nil
         }
         next += 1
-        return queue[next - 1]
+        return queue[next - 1].call
+    }
+
+    /// Ends a batch of calls (one `cpSpaceStep`, one body's removal): sorts its `separate` calls
+    /// by their shapes' `ShapePairKey`, then by the order Chipmunk made them, into the places the
+    /// batch's `separate` calls took. Nothing to do (and no allocation) for fewer than two.
+    func settle() {
+        let start = settled
+        settled = queue.count
+        var separates = 0
+        for i in start..<queue.count where queue[i].call.phase == .separate { separates += 1 }
+        guard separates > 1 else { return }
+        batch.removeAll(keepingCapacity: true)
+        for i in start..<queue.count where queue[i].call.phase == .separate { batch.append(queue[i]) }
+        batch.sort { ($0.pair, $0.order) < ($1.pair, $1.order) }
+        var taken = 0
+        for i in start..<queue.count where queue[i].call.phase == .separate {
+            queue[i] = batch[taken]
+            taken += 1
+        }
     }
 
     /// Stops every handler from recording (their `userData` becomes null). Called when the

@@ -10,25 +10,14 @@ public struct ContactEnd: Sendable, Equatable {
 }
 
 /// Two shapes found touching after a step. `key` tells one pair of shapes from another for
-/// the run's lifetime (shapes are never moved in memory); it carries no order of its own.
+/// the run's lifetime, and orders the pairs (`ShapePairKey`).
 public struct ShapeContact: Sendable, Equatable {
-    /// The pair's identity: the two shapes' addresses, the lower first.
+    /// The pair's identity: the two shapes' numbers in the order they joined the world.
     public var key: ShapePairKey
     /// The first shape's end (Chipmunk's arbiter `a`).
     public var a: ContactEnd
     /// The second shape's end (Chipmunk's arbiter `b`).
     public var b: ContactEnd
-}
-
-/// The identity of an unordered pair of shapes within one run.
-public struct ShapePairKey: Hashable, Sendable {
-    let low: UInt
-    let high: UInt
-
-    init(_ x: UInt, _ y: UInt) {
-        low = min(x, y)
-        high = max(x, y)
-    }
 }
 
 /// Reads which shapes touch after each step, from Chipmunk's arbiter cache, without
@@ -51,8 +40,9 @@ public final class ContactProbe {
         self.world = world
     }
 
-    /// The pairs touching after the last step, in the arbiter cache's order (callers that
-    /// report one sort first).
+    /// The pairs touching after the last step, ordered by their keys (`ShapePairKey`): the
+    /// arbiter cache Chipmunk reads them from is a hash set keyed by the shapes' addresses, whose
+    /// order changes with the heap's layout from run to run.
     public func touching() -> [ShapeContact] {
         if indexedBodies != world.bodyListVersion {
             indexOfBody = [:]
@@ -73,10 +63,9 @@ public final class ContactProbe {
         contacts.reserveCapacity(count)
         for i in 0..<count {
             guard let a = buffer[2 * i], let b = buffer[2 * i + 1] else { continue }
-            contacts.append(
-                ShapeContact(
-                    key: ShapePairKey(UInt(bitPattern: a), UInt(bitPattern: b)), a: end(of: a), b: end(of: b)))
+            contacts.append(ShapeContact(key: ShapePairKey(a, b), a: end(of: a), b: end(of: b)))
         }
+        contacts.sort { $0.key < $1.key }
         return contacts
     }
 

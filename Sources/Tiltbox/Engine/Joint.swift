@@ -37,9 +37,9 @@ struct JointEnds {
 /// One joint in a `World`: owns its `cpConstraint`.
 ///
 /// A joint keeps its space and the owners of both its bodies alive; its `deinit`
-/// removes the constraint from the space and frees it, and only then lets go of the
-/// bodies, so a constraint never points at a freed body whatever order a world's
-/// properties are released in.
+/// removes the constraint from the space (unless the world freed the space first,
+/// `Space.free()`) and frees it, and only then lets go of the bodies, so a constraint
+/// never points at a freed body whatever order a world's properties are released in.
 final class Joint {
     /// The joint's kind and parameters, as the scenario gave them.
     let parameters: JointParameters
@@ -83,7 +83,7 @@ final class Joint {
     }
 
     deinit {
-        cpSpaceRemoveConstraint(space.pointer, constraint)
+        if !space.isFreed { cpSpaceRemoveConstraint(space.pointer, constraint) }
         cpConstraintFree(constraint)
         EngineCensus.constraintFreed()
     }

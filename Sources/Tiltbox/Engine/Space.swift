@@ -6,10 +6,17 @@ internal import CChipmunk
     import Darwin
 #endif
 
-/// Owns one `cpSpace`. Bodies and walls keep a strong reference to it, so the space
-/// is freed only after every shape and body in it has been removed and freed.
+/// Owns one `cpSpace`. Bodies, walls and joints keep a strong reference to it.
+///
+/// Two ways to go: a world that goes away frees its space first, with everything still in it
+/// (`free()`), and its bodies, shapes and constraints are then freed without being removed; a
+/// space released by its last holder (a body, wall or joint outliving it) is freed then, after
+/// each of them has removed itself.
 final class Space {
     let pointer: UnsafeMutablePointer<cpSpace>
+    /// Whether `free()` freed the `cpSpace`: `pointer` then points at nothing, and the objects
+    /// that were in it must only be freed, never removed.
+    private(set) var isFreed = false
 
     init() {
         BannerGuard.silenceOnce()
@@ -50,11 +57,24 @@ final class Space {
             idleSpeedThreshold: cpSpaceGetIdleSpeedThreshold(pointer))
     }
 
+    /// Frees the `cpSpace` now, with the bodies, shapes and constraints still in it
+    /// (`cpSpaceFree`, linear in what it holds): it frees the indexes, the arbiters and contacts,
+    /// and the collision handlers, never the bodies, shapes or constraints, whose owners free them
+    /// afterwards (`cpShapeFree`, `cpBodyFree`, `cpConstraintFree`: none of them looks at a space).
+    /// The caller wakes every sleeping body first (`World.deinit`): `cpSpaceFree`'s own wake-up
+    /// misses some, and a sleeping body's saved contacts are freed only as it wakes. Nothing may
+    /// call into the space after.
+    func free() {
+        guard !isFreed else { return }
+        isFreed = true
+        cpSpaceFree(pointer)
+        EngineCensus.spaceFreed()
+    }
+
     deinit {
         // Chipmunk: "cpSpaceFree() ... does not free any bodies or shapes"; those
         // are freed by their owners, which hold this object alive until they are gone.
-        cpSpaceFree(pointer)
-        EngineCensus.spaceFreed()
+        free()
     }
 }
 

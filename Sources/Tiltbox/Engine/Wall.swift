@@ -3,7 +3,8 @@ internal import CChipmunk
 /// One static segment shape hung off the space's embedded static body.
 ///
 /// The static body belongs to the space and is never freed on its own; the wall owns
-/// only its `cpSegmentShape`, which it removes and frees in `deinit`.
+/// only its `cpSegmentShape`, which it frees in `deinit` (removing it first unless the world
+/// freed the space already, `Space.free()`).
 final class Wall {
     let space: Space
     let shape: UnsafeMutablePointer<cpShape>
@@ -20,7 +21,7 @@ final class Wall {
     }
 
     deinit {
-        cpSpaceRemoveShape(space.pointer, shape)
+        if !space.isFreed { cpSpaceRemoveShape(space.pointer, shape) }
         cpShapeFree(shape)
         EngineCensus.shapeFreed()
     }

@@ -32,7 +32,8 @@ extension World {
 
     /// Removes the body `id`: first its joints, in the order they were added, then its shapes
     /// in listed order, then the body (`cpSpaceRemoveConstraint`, `cpSpaceRemoveShape`,
-    /// `cpSpaceRemoveBody`), each freed after it is removed.
+    /// `cpSpaceRemoveBody`), each freed after it is removed. The `separate` calls the removal
+    /// makes Chipmunk call are one batch of the rules' queue (`CollisionRecorder.settle()`).
     public func removeBody(id: String) {
         let index = changes
         guard let body = index.bodies.removeValue(forKey: id) else {
@@ -45,8 +46,11 @@ extension World {
         if body.driver != nil { driven.removeAll { $0 === body } }
         let position = World.position(of: body.sequence, in: bodies, \.sequence)
         reaches.remove(at: position)
-        // Released here, held by nothing else (its joints are gone): its deinit removes and
-        // frees its shapes, then itself.
+        // Removed here, whoever else still holds the `Body`, so its separates are settled now.
+        body.removeFromSpace()
+        collisions?.settle()
+        // Released here, held by nothing else (its joints are gone): its deinit frees its shapes,
+        // then itself.
         bodies.remove(at: position)
         bodyListVersion += 1
     }

@@ -7,8 +7,9 @@ internal import CChipmunk
 /// call recorded before a body was removed still names it; 0 is the space's static body (the
 /// walls and segments), named `"static"`.
 extension World {
-    /// The next handler call not yet taken, in the order Chipmunk made them (during
-    /// `cpSpaceStep`, or while a body touching another was removed); `nil` when there is none.
+    /// The next handler call not yet taken (made during `cpSpaceStep`, or while a body touching
+    /// another was removed), in Chipmunk's order but for each step's and each removal's `separate`
+    /// calls, put in the order of their shapes (`CollisionRecorder.settle()`); `nil` when there is none.
     public func takeCollisionCall() -> CollisionCall? { collisions?.take() }
 
     /// The id of the body with serial `serial`, present or removed; `"static"` for 0.

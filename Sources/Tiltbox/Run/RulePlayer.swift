@@ -2,7 +2,8 @@
 /// order of docs/formats.md §8.
 ///
 /// After `cpSpaceStep` (`afterStep(world:)`):
-/// 1. every handler call queued since the last drain, in the order Chipmunk made it, records a
+/// 1. every handler call queued since the last drain, in the queue's order (Chipmunk's, with each
+///    step's and each removal's `separate` calls in the order of their shapes: §8 "Order of the calls"), records a
 ///    `begin`/`separate` event and runs its rule's actions in order: `remove` (nothing if this
 ///    drain removed the body already), `impulse`, `set`, `count`. An action on a body that is gone,
 ///    or that it cannot move (an impulse on a body that is not dynamic, a set or a remove of the

@@ -180,4 +180,18 @@ import Testing
                 + #""bodies": [{"id": "b", "position": [0.5, 0.5], "shapes": [{"circle": {"radius": 0.1}, "mass": 1}]}], "timeline": [{"t": 0.1, "set": {"body": "b", "position": [5e6, 0]}}]}"#,
             at: "world.spatialIndex.hash.cellSize", saying: #"body "b" moved by timeline[0] reaches"#)
     }
+
+    @Test func anImpulseThatWouldPassTheSpeedBoundIsRefused() {
+        // 1e12 on a mass of 1e-9: 1e21 units/s, and Chipmunk's spatial hash never finished the next step.
+        let light = #"{"id": "c", "position": [100, 100], "size": [1, 1], "mass": 1e-9}"#
+        Self.expectRefused(
+            Self.text(
+                #""crates": [\#(light)], "timeline": [{"t": 0, "impulse": {"body": "c", "impulse": [-1e12, 1]}}]"#),
+            at: "timeline[0].impulse.impulse", saying: "a change of speed of 1e+21, more than 10000000")
+        #expect(
+            loadError(
+                Self.text(
+                    #""crates": [\#(light)], "timeline": [{"t": 0, "impulse": {"body": "c", "impulse": [0, 1e-3]}}]"#))
+                == nil)
+    }
 }

@@ -81,6 +81,9 @@ let loaderOnlyRules: [LoaderOnlyRule] = [
         name: "overlaps at t = 0", why: "needs the geometry of every crate",
         fragments: ["pairs of crates overlap"]),
     LoaderOnlyRule(
+        name: "impulse speed", why: "|impulse| / mass at most 1e7 needs the mass of the body at the impulse's step",
+        fragments: ["a change of speed of"]),
+    LoaderOnlyRule(
         name: "overlaps of spawned bodies", why: "needs the geometry, pose and count of every spawn",
         fragments: ["pairs of spawned bodies overlap"]),
     LoaderOnlyRule(

@@ -33,6 +33,8 @@ extension ScenarioLoader {
         var massFromShapes: Bool
         /// Dynamic in its spec with a finite moment: while dynamic, a joint on rotation can turn it.
         var finiteMoment: Bool
+        /// The mass Chipmunk gives it while dynamic (its spec's; infinity for a body that never is).
+        var mass: Double
 
         /// Whether a joint on rotation (`JointKind.turnsBodies`) can turn it now.
         var turns: Bool { type == .dynamic && finiteMoment }
@@ -390,7 +392,7 @@ extension ScenarioLoader {
             }
             bodies[body.id] = PresentBody(
                 type: body.type, hasPath: body.makeDriver != nil, massFromShapes: fromShapes,
-                finiteMoment: body.type == .dynamic && (body.givenMass?.moment.isFinite ?? true))
+                finiteMoment: body.type == .dynamic && (body.givenMass?.moment.isFinite ?? true), mass: body.mass)
             everUsed.insert(body.id)
         }
         // Joints present: id (or nil) and ends, in the order added.
@@ -479,7 +481,8 @@ extension ScenarioLoader {
                 }
                 bodies[id] = PresentBody(
                     type: body.type, hasPath: false, massFromShapes: body.type == .dynamic && body.givenMass == nil,
-                    finiteMoment: body.type == .dynamic && (body.givenMass?.moment.isFinite ?? true))
+                    finiteMoment: body.type == .dynamic && (body.givenMass?.moment.isFinite ?? true),
+                    mass: body.type == .dynamic ? body.massProperties.mass : .infinity)
                 gone["body:" + id] = nil
             case .remove(let ids):
                 let node = object["remove"] ?? object.node
@@ -503,6 +506,16 @@ extension ScenarioLoader {
                     throw object.reader.error(
                         at: node, path,
                         "\"\(impulse.body)\" is \(body.type.rawValue) at \(when): an impulse moves only a dynamic body")
+                }
+                // The change of velocity meets the bound of a start velocity: 1e12 on a mass of 1e-9 flung a body
+                // 1e19 units in one step, and Chipmunk's spatial hash then never finished the step.
+                let change = impulse.impulse.length / body.mass
+                if change > limits.maxSpeed {
+                    throw object.reader.error(
+                        at: object["impulse"]?["impulse"] ?? node, object.path("impulse") + ".impulse",
+                        "gives \"\(impulse.body)\" (mass \(NumberFormat.shortest(body.mass))) a change of speed of "
+                            + "\(NumberFormat.shortest(change)), more than \(NumberFormat.shortest(limits.maxSpeed)) (the bound of a "
+                            + "velocity): a smaller impulse or a heavier body")
                 }
             case .set(let setting):
                 let node = object["set"]?["body"] ?? object.node

@@ -174,4 +174,26 @@ import Testing
                     + "Source:./src/cpCollision.c:329"
             ], "\(result.stderr)")
     }
+
+    @Test func validatePrintsNoRawChipmunkWarningsFromTheLoadersOverlapChecks() throws {
+        // An emitter of 200-gons into its last body: the loader's `cpShapesCollide` warns "High EPA iterations".
+        var vertices: [String] = []
+        for i in 0..<200 {
+            let a = 2 * Double.pi * Double(i) / 200
+            vertices.append("[\((40 * cos(a) * 1e6).rounded() / 1e6), \((40 * sin(a) * 1e6).rounded() / 1e6)]")
+        }
+        let body =
+            #"{"id": "p", "position": [200, 200], "velocity": [30, 20], "shapes": [{"polygon": {"vertices": ["#
+            + vertices.joined(separator: ", ") + #"]}, "density": 1}]}"#
+        let directory = try TemporaryDirectory()
+        let file = try directory.write(
+            "epa.json",
+            Self.scenario(
+                #""world": {"size": [400, 400]}, "duration": 1, "timeline": [{"t": 0, "every": 0.01, "count": 3, "spawn": "#
+                    + body + "}]"))
+        let result = try TiltboxBinary.run(["validate", file], in: directory)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderrLines.count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("timeline[0].spawn: the emitter spawns"), "\(result.stderr)")
+    }
 }

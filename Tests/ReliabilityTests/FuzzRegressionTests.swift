@@ -91,7 +91,7 @@ import Testing
 
 /// The `generated-scenario` fuzz target's generator reaches the engine with every shape and
 /// joint kind: from 3 000 pseudo-random byte strings, the scenarios the loader accepts hold
-/// each kind at least once, and the target steps each of them without an engine abort.
+/// each kind at least once, and timelines that spawn, set and join.
 @Suite struct ScenarioGeneratorTests {
     @Test func acceptedGeneratedScenariosHoldEveryShapeAndJointKind() throws {
         var state: UInt64 = 23
@@ -105,7 +105,7 @@ import Testing
         }
         var shapeKinds: Set<String> = [], jointKinds: Set<String> = [], accepted = 0
         var sensors = 0, filters = 0, types = 0, surfaces = 0, givenMasses = 0, exactSteps = 0
-        var rules = 0, culls = 0
+        var rules = 0, culls = 0, spawns = 0, sets = 0, timelineJoints = 0
         for _ in 0..<3_000 {
             var generator = ScenarioGenerator((0..<160).map { _ in next() })
             guard
@@ -128,7 +128,18 @@ import Testing
             if scenario.timestep.givenDT != nil { exactSteps += 1 }
             if !scenario.rules.isEmpty { rules += 1 }
             if scenario.cullMargin != nil { culls += 1 }
+            for entry in scenario.timeline.entries {
+                switch entry.action {
+                case .spawn: spawns += 1
+                case .set: sets += 1
+                case .joint: timelineJoints += 1
+                default: break
+                }
+            }
         }
+        #expect(
+            spawns > 0 && sets > 0 && timelineJoints > 0,
+            "timelines: spawns \(spawns), sets \(sets), joints \(timelineJoints)")
         #expect(rules > 0 && culls > 0, "rules \(rules), culls \(culls)")
         #expect(accepted >= 300, "only \(accepted) of 3000 generated scenarios were accepted")
         #expect(shapeKinds == ["circle", "box", "polygon", "segment"], "\(shapeKinds)")

@@ -28,10 +28,12 @@ let loaderOnlyRules: [LoaderOnlyRule] = [
         name: "unique ids", why: "compares ids across crates, grid crates and bodies",
         fragments: ["duplicate"]),
     LoaderOnlyRule(
-        name: "joint ends", why: "a and b must name existing crates or bodies, differ, and include a dynamic body",
+        name: "joint ends",
+        why: "a and b must name existing crates or bodies, differ, and include a dynamic body (of finite moment for a "
+            + "joint on rotation), with the types the timeline gave them at its step",
         fragments: [
             "no crate or body has the id", "both ends are \"static\"", "to itself",
-            "neither end is a dynamic body",
+            "neither end is a dynamic body", "neither end can turn", "remove the joint first",
         ]),
     LoaderOnlyRule(
         name: "distinct points",
@@ -79,6 +81,12 @@ let loaderOnlyRules: [LoaderOnlyRule] = [
         name: "overlaps at t = 0", why: "needs the geometry of every crate",
         fragments: ["pairs of crates overlap"]),
     LoaderOnlyRule(
+        name: "impulse speed", why: "|impulse| / mass at most 1e7 needs the mass of the body at the impulse's step",
+        fragments: ["a change of speed of"]),
+    LoaderOnlyRule(
+        name: "overlaps of spawned bodies", why: "needs the geometry, pose and count of every spawn",
+        fragments: ["pairs of spawned bodies overlap"]),
+    LoaderOnlyRule(
         name: "spatial hash cells", why: "the cells a shape covers depend on its size, position and the cell size",
         fragments: ["is too small for the scene", "hash cells"]),
     LoaderOnlyRule(
@@ -102,7 +110,9 @@ let loaderOnlyRules: [LoaderOnlyRule] = [
     LoaderOnlyRule(
         name: "timeline steps and totals",
         why: "the due step t / dt compares with duration and timestep; spawns and actions are summed over counts",
-        fragments: ["after the run's last step", "spawns more than", "actions in all"]),
+        fragments: [
+            "after the run's last step", "spawns more than", "actions in all", "the scenario would make more than",
+        ]),
     LoaderOnlyRule(
         name: "expectation names",
         why: "a body id, prefix, collision type or counter must exist in the file (its crates, bodies, shapes, rules)",

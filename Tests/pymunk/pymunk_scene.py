@@ -26,7 +26,7 @@ Input (JSON file, every number a hex float string as Swift's "%a" writes it):
   in the order Tiltbox's TimelinePlayer applies them, each {"step": n, ...} applied at the start of step n
   (before gravity): {"spawn": body (as in "bodies"), "id": ID}, {"remove": [ID, ...]} (its constraints in the
   order added, then its shapes in listed order, then the body), {"impulse": [jx, jy], "body": ID, "at": [x, y]
-  or null (then at the centre of gravity, in body coordinates)}, {"set": {"body": ID, "position", "angle",
+  or null (then at the centre of gravity, in body coordinates)}, {"set": {"body": ID, "angle", "position",
   "velocity", "angularVelocity", "type"}} (each optional, in that order, then activate). Records list the
   bodies present, in trace order (start bodies, then spawned ones in order of appearance).
   Joints: "jointIDs" (the start joints' ids, null for none), {"joint": joint as in pymunk_joints.py but with
@@ -202,10 +202,10 @@ def main(path):
         by_id.pop(names[id(body)])
 
     def set_body(body, change):
-        if "position" in change:
-            body.position = (f(change["position"][0]), f(change["position"][1]))
         if "angle" in change:
             body.angle = f(change["angle"])
+        if "position" in change:
+            body.position = (f(change["position"][0]), f(change["position"][1]))
         if "velocity" in change:
             body.velocity = (f(change["velocity"][0]), f(change["velocity"][1]))
         if "angularVelocity" in change:
@@ -319,10 +319,10 @@ def main(path):
         else:
             change = action["set"]
             body = by_id[change["body"]]
-            if "position" in change:
-                body.position = (f(change["position"][0]), f(change["position"][1]))
             if "angle" in change:
                 body.angle = f(change["angle"])
+            if "position" in change:
+                body.position = (f(change["position"][0]), f(change["position"][1]))
             if "velocity" in change:
                 body.velocity = (f(change["velocity"][0]), f(change["velocity"][1]))
             if "angularVelocity" in change:

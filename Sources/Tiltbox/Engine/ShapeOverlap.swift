@@ -48,8 +48,13 @@ public enum ShapeOverlap {
 
         let placedA = Placed(a), placedB = Placed(b)
         var deepest = 0.0
-        for (i, j) in pairs {
-            deepest = max(deepest, tiltbox_shapes_overlap_depth(placedA.shapes[i], placedB.shapes[j]))
+        // `cpShapesCollide` prints warnings ("High EPA iterations") as a step does: kept off standard
+        // error the same way, and dropped (the depth is all the loader asks for).
+        var dropped = EngineDiagnostics()
+        ChipmunkMessageCapture.capture(step: 0, into: &dropped) {
+            for (i, j) in pairs {
+                deepest = max(deepest, tiltbox_shapes_overlap_depth(placedA.shapes[i], placedB.shapes[j]))
+            }
         }
         return deepest > slack ? deepest : 0
     }

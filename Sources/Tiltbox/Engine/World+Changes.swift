@@ -68,20 +68,29 @@ extension World {
         }
     }
 
-    /// Sets what is given of the body `id`'s state in this order: `cpBodySetPosition`,
-    /// `cpBodySetAngle`, `cpBodySetVelocity`, `cpBodySetAngularVelocity`, `cpBodySetType`;
-    /// then wakes it (`cpBodyActivate`, which does nothing to a body that is not dynamic).
+    /// Sets what is given of the body `id`'s state in this order: `cpBodySetAngle`,
+    /// `cpBodySetPosition` (so the body's origin ends at `position` also with a centre-of-gravity
+    /// offset: `cpBodySetAngle` turns the body about its centre of gravity, `cpBodySetPosition`
+    /// places the centre of gravity with the angle the body has), `cpBodySetVelocity`,
+    /// `cpBodySetAngularVelocity`, `cpBodySetType`; then wakes it (`cpBodyActivate`, which does
+    /// nothing to a body that is not dynamic).
+    ///
+    /// A sleeping body is woken before its type changes: Chipmunk 7.0.3's `cpBodySetType` gives
+    /// the body its new type's mass before it calls `cpBodyActivate`, which then takes a body that
+    /// is no longer dynamic for one it need not wake: the body stayed in its sleeping component,
+    /// out of the space's body list, and the next step crashed (a segmentation fault).
     public func setBody(
         _ id: String, position: Vec2? = nil, angle: Double? = nil, velocity: Vec2? = nil,
         angularVelocity: Double? = nil, type: BodyType? = nil
     ) {
         let body = self.body(id)
         precondition(body.driver == nil, "a set never targets a path-driven body (validated by the loader)")
-        if let position { cpBodySetPosition(body.body, cpv(position.x, position.y)) }
         if let angle { cpBodySetAngle(body.body, angle) }
+        if let position { cpBodySetPosition(body.body, cpv(position.x, position.y)) }
         if let velocity { cpBodySetVelocity(body.body, cpv(velocity.x, velocity.y)) }
         if let angularVelocity { cpBodySetAngularVelocity(body.body, angularVelocity) }
         if let type {
+            if type != body.type, body.isSleeping { body.activate() }
             cpBodySetType(body.body, World.chipmunkType(type))
             body.type = type
         }
@@ -141,6 +150,10 @@ extension World {
 
     /// Whether a body of this id is present now.
     public func hasBody(_ id: String) -> Bool { changes.bodies[id] != nil }
+
+    /// The type the present body `id` has now (a rule or the timeline may have changed it); `nil`
+    /// when no such body is present.
+    public func bodyType(_ id: String) -> BodyType? { changes.bodies[id]?.type }
 
     /// Whether a joint of this id is present now.
     public func hasJoint(_ id: String) -> Bool { changes.joints[id] != nil }

@@ -47,7 +47,8 @@ extension World {
     /// a body becoming dynamic needs a shape with mass (Chipmunk takes its mass and moment from its
     /// shapes: a crate's box and the shapes of a body with a given mass carry none), and a body
     /// leaving dynamic must not be held by a joint whose other end is not dynamic ("Unsolvable
-    /// constraint"). `false` for an absent body.
+    /// constraint"), nor by a joint on rotation (`JointKind.turnsBodies`) whose other end is not a
+    /// dynamic body of finite moment ("Unsolvable spring."). `false` for an absent body.
     public func canSetType(of id: String, to type: BodyType) -> Bool {
         guard let body = bodies.first(where: { $0.id == id }) else { return false }
         if type == body.type { return true }
@@ -56,18 +57,22 @@ extension World {
         for joint in joints where joint.a.name == id || joint.b.name == id {
             let other = joint.a.name == id ? joint.b : joint.a
             if cpBodyGetType(other.body) != CP_BODY_TYPE_DYNAMIC { return false }
+            if joint.parameters.kind.turnsBodies, !cpBodyGetMoment(other.body).isFinite { return false }
         }
         return true
     }
 
-    /// Whether a joint between `a` and `b` (ids, `"static"` for the world) has a dynamic end now, as
-    /// Chipmunk needs to solve it; `false` when an end is absent.
-    public func canJoin(_ a: String, _ b: String) -> Bool {
-        func type(_ id: String) -> BodyType? {
-            id == "static" ? .static : bodies.first(where: { $0.id == id })?.type
+    /// Whether a joint of `kind` between `a` and `b` (ids, `"static"` for the world) has a dynamic end
+    /// now, as Chipmunk needs to solve it, and for a joint on rotation (`JointKind.turnsBodies`) a
+    /// dynamic end of finite moment; `false` when an end is absent.
+    public func canJoin(_ a: String, _ b: String, kind: JointKind) -> Bool {
+        var dynamic: [Body] = []
+        for id in [a, b] where id != "static" {
+            guard let body = bodies.first(where: { $0.id == id }) else { return false }
+            if body.type == .dynamic { dynamic.append(body) }
         }
-        guard let typeA = type(a), let typeB = type(b) else { return false }
-        return typeA == .dynamic || typeB == .dynamic
+        guard kind.turnsBodies else { return !dynamic.isEmpty }
+        return dynamic.contains { cpBodyGetMoment($0.body).isFinite }
     }
 
     /// The index in `bodies` of the present body of serial `serial`: `bodies` is in creation

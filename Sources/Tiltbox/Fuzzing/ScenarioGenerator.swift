@@ -87,24 +87,7 @@
         for k in 0..<(byte() % 4) {
             let id = "b\(k)"
             ids.append(id)
-            let type = pick(["dynamic", "dynamic", "kinematic", "static"])
-            // A dynamic body gives its own mass and moment one time in four; its shapes then carry none.
-            let givenMass = type == "dynamic" && byte() % 4 == 0
-            var shapes: [String] = []
-            for _ in 0..<(1 + byte() % 3) { shapes.append(shape(dynamic: type == "dynamic" && !givenMass)) }
-            var body =
-                "{\"id\": \"\(id)\", \"type\": \"\(type)\", \"position\": \(inside(size)), "
-                + "\"angle\": \(number(Self.angles)), \"shapes\": [\(shapes.joined(separator: ", "))]"
-            if givenMass {
-                body +=
-                    ", \"mass\": \(number(Self.masses)), \"moment\": "
-                    + (byte() % 3 == 0 ? "\"infinite\"" : number([1e-9, 1, 1e3, 1e12, 1e30]))
-                    + ", \"centerOfGravity\": \(vector(Self.coordinates))"
-            }
-            if type != "static" {
-                body += ", \"velocity\": \(vector(Self.speeds)), \"angularVelocity\": \(number(Self.spins))"
-            }
-            bodies.append(body + "}")
+            bodies.append(body(id, size: size))
         }
         if !bodies.isEmpty { top.append("\"bodies\": [\(bodies.joined(separator: ", "))]") }
         var joints: [String] = []
@@ -122,7 +105,71 @@
             world.append("\"cull\": {\"margin\": \(number([0, 10, 1e7]))}")
             top[1] = "\"world\": {\(world.joined(separator: ", "))}"
         }
+        // The timeline last of all, from the bytes past the rules (so earlier inputs keep their meaning).
+        if byte() % 2 == 1 {
+            top.append("\"timeline\": [\(timeline(ids: ids, size: size).joined(separator: ", "))]")
+        }
         return "{\(top.joined(separator: ",\n "))}"
+    }
+
+    /// A body of `bodies` (or a timeline's `spawn`): any type, one to three shapes, at times its own
+    /// mass and moment (its shapes then carry none).
+    private mutating func body(_ id: String, size: (Double, Double)) -> String {
+        let type = pick(["dynamic", "dynamic", "kinematic", "static"])
+        // A dynamic body gives its own mass and moment one time in four; its shapes then carry none.
+        let givenMass = type == "dynamic" && byte() % 4 == 0
+        var shapes: [String] = []
+        for _ in 0..<(1 + byte() % 3) { shapes.append(shape(dynamic: type == "dynamic" && !givenMass)) }
+        var body =
+            "{\"id\": \"\(id)\", \"type\": \"\(type)\", \"position\": \(inside(size)), "
+            + "\"angle\": \(number(Self.angles)), \"shapes\": [\(shapes.joined(separator: ", "))]"
+        if givenMass {
+            body +=
+                ", \"mass\": \(number(Self.masses)), \"moment\": "
+                + (byte() % 3 == 0 ? "\"infinite\"" : number([1e-9, 1, 1e3, 1e12, 1e30]))
+                + ", \"centerOfGravity\": \(vector(Self.coordinates))"
+        }
+        if type != "static" {
+            body += ", \"velocity\": \(vector(Self.speeds)), \"angularVelocity\": \(number(Self.spins))"
+        }
+        return body + "}"
+    }
+
+    /// One to four `timeline` entries of docs/formats.md §8: spawns (at times repeated), sets of
+    /// position, angle, velocity and type, joints between bodies present or spawned, impulses and
+    /// removals, early in the run, naming the bodies at start and those spawned before.
+    private mutating func timeline(ids start: [String], size: (Double, Double)) -> [String] {
+        var ids = start
+        var entries: [String] = []
+        for k in 0..<(1 + byte() % 4) {
+            let t = "\"t\": \(number([0, 1e-3, 0.05, 0.5]))"
+            switch byte() % 5 {
+            case 0:
+                let id = "s\(k)"
+                let count = pick([1, 1, 3, 50])
+                let repeated = count > 1 ? ", \"every\": \(number([1e-3, 0.02, 0.1])), \"count\": \(count)" : ""
+                entries.append("{\(t)\(repeated), \"spawn\": \(body(id, size: size))}")
+                ids.append(count > 1 ? "\(id)#0" : id)
+            case 1 where !ids.isEmpty:
+                var keys = ["\"body\": \"\(pick(ids))\""]
+                if byte() % 2 == 0 { keys.append("\"position\": \(inside(size))") }
+                if byte() % 2 == 0 { keys.append("\"angle\": \(number(Self.angles))") }
+                if byte() % 2 == 0 { keys.append("\"velocity\": \(vector(Self.speeds))") }
+                if byte() % 2 == 0 { keys.append("\"type\": \"\(pick(["dynamic", "kinematic", "static"]))\"") }
+                entries.append("{\(t), \"set\": {\(keys.joined(separator: ", "))}}")
+            case 2 where !ids.isEmpty:
+                // `joint` gives `{"kind": {...}}`: the timeline's needs an id beside the kind.
+                entries.append("{\(t), \"joint\": {\"id\": \"tj\(k)\", \(joint(ids: ids).dropFirst())}")
+            case 3 where !ids.isEmpty:
+                entries.append(
+                    "{\(t), \"impulse\": {\"body\": \"\(pick(ids))\", \"impulse\": \(vector([0, 1, -1e12, 1e12]))}}")
+            case 4 where !ids.isEmpty:
+                entries.append("{\(t), \"remove\": \"\(pick(ids))\"}")
+            default:
+                continue
+            }
+        }
+        return entries
     }
 
     /// A rule between collision types the shapes have (or `"*"`), with up to three actions of

@@ -6,7 +6,8 @@
 ///    step's and each removal's `separate` calls in the order of their shapes: §8 "Order of the calls"), records a
 ///    `begin`/`separate` event and runs its rule's actions in order: `remove` (nothing if this
 ///    drain removed the body already), `impulse`, `set`, `count`. An action on a body that is gone,
-///    or that it cannot move (an impulse on a body that is not dynamic, a set or a remove of the
+///    or that it cannot move (an impulse on a body that is not dynamic, or that would change its
+///    speed by more than `ScenarioLimits.maxSpeed`, a set or a remove of the
 ///    space's static body, a set of a static body, a set whose `type` would leave a joint of the
 ///    body without a dynamic end) records a `skipped` event instead. A removal
 ///    makes Chipmunk call `separate` for every contact the body had: those calls join the end of
@@ -74,7 +75,7 @@ public struct RulePlayer {
                 case .count: continue
                 }
                 if case .remove = action, removedHere.contains(serial) { continue }
-                guard let body = world.body(serial: serial), RulePlayer.canApply(action, to: body.type, world, body.id)
+                guard let body = world.body(serial: serial), RulePlayer.canApply(action, to: body, world)
                 else {
                     events.append(.skipped(action: "rules[\(call.rule)]", body: world.bodyID(serial: serial)))
                     continue
@@ -97,13 +98,17 @@ public struct RulePlayer {
         }
     }
 
-    /// Whether `action` can act on a present body of type `type`: an impulse moves only a dynamic
-    /// body, a set never a static one (Chipmunk would not reindex its shapes).
+    /// Whether `action` can act on a present body: an impulse moves only a dynamic body, and changes
+    /// its velocity by at most the bound of a start velocity (`ScenarioLimits.maxSpeed`: an impulse of
+    /// 1e12 on a mass of 1e-9 flung a body so far in one step that Chipmunk's spatial hash never
+    /// finished it); a set never moves a static one (Chipmunk would not reindex its shapes).
     /// A set's `type` must leave the body's joints solvable (`World.canSetType(of:to:)`).
-    private static func canApply(_ action: RuleAction, to type: BodyType, _ world: World, _ id: String) -> Bool {
+    private static func canApply(_ action: RuleAction, to body: Body, _ world: World) -> Bool {
         switch action {
-        case .impulse: return type == .dynamic
-        case .set(_, let s): return type != .static && (s.type.map { world.canSetType(of: id, to: $0) } ?? true)
+        case .impulse(_, let impulse):
+            return body.type == .dynamic && impulse.impulse.length / body.mass <= ScenarioLimits().maxSpeed
+        case .set(_, let s):
+            return body.type != .static && (s.type.map { world.canSetType(of: body.id, to: $0) } ?? true)
         case .remove, .count: return true
         }
     }

@@ -82,6 +82,11 @@ public struct TimelinePlayer {
             if let type = setting.type, !world.canSetType(of: setting.body, to: type) {
                 return [.skipped(action: action, body: setting.body)]
             }
+            // A rule may have made the body static: a static body is never moved (its shapes would
+            // keep colliding where they were), so a set that does not change its type is skipped.
+            if setting.type == nil, world.bodyType(setting.body) == .static {
+                return [.skipped(action: action, body: setting.body)]
+            }
             world.setBody(
                 setting.body, position: setting.position, angle: setting.angle, velocity: setting.velocity,
                 angularVelocity: setting.angularVelocity, type: setting.type)
@@ -92,12 +97,15 @@ public struct TimelinePlayer {
                 return nil
             }
             if let skipped = absent(ends) { return [skipped] }
-            // Both ends not dynamic (a rule made one kinematic or static): Chipmunk could not solve it.
+            // Both ends not dynamic (a rule made one kinematic or static), or a joint on rotation without
+            // an end of finite moment: Chipmunk could not solve it.
             let names = [joint.a, joint.b].map { end -> String in
                 if case .body(let id) = end { return id }
                 return "static"
             }
-            if !world.canJoin(names[0], names[1]) { return [.skipped(action: action, body: ends.first ?? "static")] }
+            if !world.canJoin(names[0], names[1], kind: joint.kind) {
+                return [.skipped(action: action, body: ends.first ?? "static")]
+            }
             return [.joint(world.addJoint(joint))]
         case .removeJoint(let id):
             // A joint goes with either of its bodies: absent then, it was removed with one.

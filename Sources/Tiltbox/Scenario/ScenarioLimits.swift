@@ -101,6 +101,13 @@ public struct ScenarioLimits: Sendable, Equatable {
     /// Most bodies a `timeline` may spawn over a run, counts included (docs/formats.md §8):
     /// as many as a scenario may hold at start.
     public let maxSpawns = 100_000
+    /// Most shapes a scenario may make over a run: crates, the shapes of `bodies`, segments and
+    /// walls, and each spawn's shapes times its `count` (a spawn's `count` multiplies what the file
+    /// writes: 100 000 spawns of 1 000 shapes would be 10⁸ shapes from a 46 KB file). Checked
+    /// before the run; the file-size cap keeps a file that writes every shape far below it.
+    public let maxShapes = 1_000_000
+    /// Most polygon vertices a scenario may make over a run, counted as `maxShapes` counts shapes.
+    public let maxShapeVertices = 10_000_000
     /// Most actions a `timeline` may take over a run, counts included: each is walked before
     /// the run (`ScenarioLoader.timeline`), so this bounds that walk's time and memory.
     public let maxTimelineActions = 1_000_000

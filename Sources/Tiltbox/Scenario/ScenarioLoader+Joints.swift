@@ -172,6 +172,7 @@ extension ScenarioLoader {
         let a = try jointBody(object, "a", targets: targets)
         let b = try jointBody(object, "b", targets: targets)
         try checkEnds(a, b, object: object, targets: targets)
+        try checkTurningEnd(kindName, a, b, object: object, targets: targets)
 
         let parameters = try jointParameters(kindName, object, a: a, b: b, targets: targets)
         try checkSpringStep(parameters, object, a: targets[a], b: targets[b], dt: dt)
@@ -225,7 +226,35 @@ extension ScenarioLoader {
         }
     }
 
-    private static func describe(_ end: JointBody, _ type: BodyType) -> String {
+    /// A joint on rotation (`JointKind.turnsBodies`) holds a dynamic body of finite moment: with
+    /// two ends of infinite moment Chipmunk divides by zero ("Unsolvable spring." for a
+    /// `dampedRotarySpring`, a NaN angular velocity for the others).
+    private static func checkTurningEnd(
+        _ kind: JointKind, _ a: JointBody, _ b: JointBody, object: ObjectReader, targets: JointTargets
+    ) throws(InputError) {
+        guard kind.turnsBodies, targets[a].inverseMoment == 0, targets[b].inverseMoment == 0,
+            let bNode = object["b"]
+        else { return }
+        throw object.reader.error(
+            at: bNode, object.path("b"), turningEndReason(kind, a: describe(a, targets[a]), b: describe(b, targets[b])))
+    }
+
+    /// Why a joint on rotation cannot hold two ends of infinite moment (`checkTurningEnd`, and the
+    /// timeline's walk with the types bodies have at the joint's step).
+    static func turningEndReason(_ kind: JointKind, a: String, b: String) -> String {
+        "a \(kind.rawValue) joint acts on rotation, and neither end can turn (a is \(a), b is \(b)): Chipmunk "
+            + "cannot solve it between two bodies of infinite moment; join a dynamic body whose moment is not \"infinite\""
+    }
+
+    /// An end for a message: `"static"`, or the id with its type (and `moment "infinite"`).
+    static func describe(_ end: JointBody, _ target: JointTargets.Target) -> String {
+        guard case .body = end, target.type == .dynamic, target.inverseMoment == 0 else {
+            return describe(end, target.type)
+        }
+        return describe(end, target.type).dropLast() + ", moment \"infinite\")"
+    }
+
+    static func describe(_ end: JointBody, _ type: BodyType) -> String {
         switch end {
         case .world: return "\"static\""
         case .body(let id): return "\"\(id)\" (\(type.rawValue))"

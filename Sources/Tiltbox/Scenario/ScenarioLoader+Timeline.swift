@@ -31,6 +31,13 @@ extension ScenarioLoader {
         var hasPath: Bool
         /// Dynamic in its spec with the mass from its shapes: `cpBodySetType` back to dynamic works.
         var massFromShapes: Bool
+        /// Dynamic in its spec with a finite moment: while dynamic, a joint on rotation can turn it.
+        var finiteMoment: Bool
+        /// The mass Chipmunk gives it while dynamic (its spec's; infinity for a body that never is).
+        var mass: Double
+
+        /// Whether a joint on rotation (`JointKind.turnsBodies`) can turn it now.
+        var turns: Bool { type == .dynamic && finiteMoment }
     }
 
     /// The `timeline` of `top`, read and walked step by step against `scenario`'s bodies and joints.
@@ -44,6 +51,8 @@ extension ScenarioLoader {
         var objects: [ObjectReader] = []
         var spawns = 0
         var actions = 0
+        // What the file can make, counts included (`ScenarioLimits.maxShapes`, `maxShapeVertices`).
+        var made = MadeCount(scenario: scenario)
         // Spawned bodies, read first so joints may name them (their poses at spawn).
         var spawnDefinitions: [BodyDefinition] = []
         for (index, node) in nodes.enumerated() {
@@ -91,6 +100,13 @@ extension ScenarioLoader {
                         + "step \(scenario.totalSteps) (duration \(NumberFormat.shortest(scenario.duration)))")
             }
             if case .spawn(let body) = entry.action {
+                if let exceeded = made.add(body.shapes, times: count) {
+                    throw reader.error(
+                        at: object["count"] ?? object["spawn"] ?? node,
+                        object.path(object["count"] == nil ? "spawn" : "count"),
+                        "the scenario would make more than \(exceeded) in all (its crates, bodies and segments, and "
+                            + "each spawn's shapes times its count): spawn fewer or simpler bodies")
+                }
                 for k in 0..<count {
                     var definition = body
                     definition.id = entry.spawnedID(k) ?? body.id
@@ -115,7 +131,31 @@ extension ScenarioLoader {
         }
         let timeline = Timeline(entries: entries)
         try walk(timeline, objects: objects, scenario: scenario, targets: targets)
+        try checkSpawnOverlaps(timeline, objects: objects)
         return timeline
+    }
+
+    /// At most `limits.maxOverlappingPairs` pairs of spawned bodies overlap at their spawn poses
+    /// (`SpawnCensus`), blamed on the spawn that passes the cap.
+    private static func checkSpawnOverlaps(_ timeline: Timeline, objects: [ObjectReader]) throws(InputError) {
+        var spawns: [SpawnCensus.Spawn] = []
+        for (index, entry) in timeline.entries.enumerated() {
+            if case .spawn(let body) = entry.action {
+                spawns.append(SpawnCensus.Spawn(entry: index, body: body, count: entry.count))
+            }
+        }
+        guard spawns.count > 1 || (spawns.first?.count ?? 0) > 1 else { return }
+        let census = SpawnCensus(spawns: spawns, stopAfter: limits.maxOverlappingPairs)
+        guard let entry = census.overflowingEntry, let example = census.example else { return }
+        let object = objects[entry]
+        let first = "timeline[\(example.first)]", second = "timeline[\(example.second)]"
+        let pair =
+            example.first == example.second ? "the bodies of \(first) overlap each other" : "\(first) and \(second)"
+        throw object.reader.error(
+            at: object["spawn"] ?? object.node, object.path("spawn"),
+            "more than \(limits.maxOverlappingPairs) pairs of spawned bodies overlap where they are spawned (the first: "
+                + "\(pair)); the limit is \(limits.maxOverlappingPairs), as for crates at t = 0 (Chipmunk resolves every "
+                + "overlapping pair on every step): spread the spawns out")
     }
 
     /// Ids given in `joints` are unique among joints.
@@ -285,6 +325,57 @@ extension ScenarioLoader {
 
     // MARK: - The walk before the run
 
+    /// A joint added at a step where neither end is dynamic, or (a joint on rotation) neither can
+    /// turn, with the types the walk says the bodies have then: Chipmunk could not solve it.
+    private static func checkJointEndsNow(
+        _ joint: JointSpec, bodies: [String: PresentBody], object: ObjectReader, when: String
+    ) throws(InputError) {
+        func now(_ end: JointBody) -> (type: BodyType, turns: Bool, text: String) {
+            guard case .body(let id) = end, let body = bodies[id] else { return (.static, false, "\"static\"") }
+            let infinite = body.type == .dynamic && !body.finiteMoment ? ", moment \"infinite\"" : ""
+            return (body.type, body.turns, "\"\(id)\" (\(body.type.rawValue)\(infinite))")
+        }
+        let a = now(joint.a), b = now(joint.b)
+        let node = object["joint"]?[joint.kind.rawValue]?["b"] ?? object["joint"] ?? object.node
+        let path = object.path("joint") + "." + joint.kind.rawValue + ".b"
+        if a.type != .dynamic, b.type != .dynamic {
+            throw object.reader.error(
+                at: node, path,
+                "neither end is a dynamic body at \(when) (a is \(a.text), b is \(b.text)): Chipmunk cannot solve a joint "
+                    + "between two bodies of infinite mass")
+        }
+        if joint.kind.turnsBodies, !a.turns, !b.turns {
+            throw object.reader.error(
+                at: node, path, "at \(when): " + turningEndReason(joint.kind, a: a.text, b: b.text))
+        }
+    }
+
+    /// A `set` that takes body `id` out of dynamic leaves each of its joints an end Chipmunk can
+    /// solve: a dynamic other end, and for a joint on rotation one that can turn.
+    private static func checkJointsKeepAnEnd(
+        of id: String, becoming type: BodyType, joints: JointCensus, bodies: [String: PresentBody],
+        object: ObjectReader, when: String
+    ) throws(InputError) {
+        for joint in joints.present(of: id) {
+            let other = joint.spec.a == .body(id) ? joint.spec.b : joint.spec.a
+            var otherBody: PresentBody?
+            if case .body(let otherID) = other { otherBody = bodies[otherID] }
+            let dynamic = otherBody?.type == .dynamic
+            guard !dynamic || (joint.kind.turnsBodies && otherBody?.turns != true) else { continue }
+            let name: String
+            if case .body(let otherID) = other { name = "\"\(otherID)\"" } else { name = "\"static\"" }
+            let what = joint.id.map { "joint \"\($0)\"" } ?? "a joint"
+            let reason =
+                dynamic
+                ? "\(name) has an infinite moment, so the \(joint.kind.rawValue) \(what) could turn neither end"
+                : "\(name) is not dynamic either, so \(what) would hold two bodies of infinite mass"
+            throw object.reader.error(
+                at: object["set"]?["type"] ?? object.node, object.path("set") + ".type",
+                "\"\(id)\" cannot become \(type.rawValue) at \(when): \(reason) (Chipmunk cannot solve it); remove the "
+                    + "joint first")
+        }
+    }
+
     /// Applies every occurrence to a census of present bodies and joints, refusing the first
     /// action that names something absent or cannot work.
     private static func walk(
@@ -299,7 +390,9 @@ extension ScenarioLoader {
             case .crate: fromShapes = true
             case .fromShapes: fromShapes = body.type == .dynamic && body.givenMass == nil
             }
-            bodies[body.id] = PresentBody(type: body.type, hasPath: body.makeDriver != nil, massFromShapes: fromShapes)
+            bodies[body.id] = PresentBody(
+                type: body.type, hasPath: body.makeDriver != nil, massFromShapes: fromShapes,
+                finiteMoment: body.type == .dynamic && (body.givenMass?.moment.isFinite ?? true), mass: body.mass)
             everUsed.insert(body.id)
         }
         // Joints present: id (or nil) and ends, in the order added.
@@ -387,7 +480,9 @@ extension ScenarioLoader {
                     }
                 }
                 bodies[id] = PresentBody(
-                    type: body.type, hasPath: false, massFromShapes: body.type == .dynamic && body.givenMass == nil)
+                    type: body.type, hasPath: false, massFromShapes: body.type == .dynamic && body.givenMass == nil,
+                    finiteMoment: body.type == .dynamic && (body.givenMass?.moment.isFinite ?? true),
+                    mass: body.type == .dynamic ? body.massProperties.mass : .infinity)
                 gone["body:" + id] = nil
             case .remove(let ids):
                 let node = object["remove"] ?? object.node
@@ -411,6 +506,16 @@ extension ScenarioLoader {
                     throw object.reader.error(
                         at: node, path,
                         "\"\(impulse.body)\" is \(body.type.rawValue) at \(when): an impulse moves only a dynamic body")
+                }
+                // The change of velocity meets the bound of a start velocity: 1e12 on a mass of 1e-9 flung a body
+                // 1e19 units in one step, and Chipmunk's spatial hash then never finished the step.
+                let change = impulse.impulse.length / body.mass
+                if change > limits.maxSpeed {
+                    throw object.reader.error(
+                        at: object["impulse"]?["impulse"] ?? node, object.path("impulse") + ".impulse",
+                        "gives \"\(impulse.body)\" (mass \(NumberFormat.shortest(body.mass))) a change of speed of "
+                            + "\(NumberFormat.shortest(change)), more than \(NumberFormat.shortest(limits.maxSpeed)) (the bound of a "
+                            + "velocity): a smaller impulse or a heavier body")
                 }
             case .set(let setting):
                 let node = object["set"]?["body"] ?? object.node
@@ -437,6 +542,11 @@ extension ScenarioLoader {
                             "\"\(setting.body)\" cannot become dynamic: Chipmunk would take its mass from its shapes, "
                                 + "and only a body that starts dynamic with massive shapes has any")
                     }
+                    if body.type == .dynamic, type != .dynamic {
+                        try checkJointsKeepAnEnd(
+                            of: setting.body, becoming: type, joints: joints, bodies: bodies, object: object, when: when
+                        )
+                    }
                     body.type = type
                     bodies[setting.body] = body
                 }
@@ -446,6 +556,7 @@ extension ScenarioLoader {
                     guard case .body(let id) = end else { continue }
                     guard bodies[id] != nil else { throw absent(id, node, object.path("joint")) }
                 }
+                try checkJointEndsNow(joint, bodies: bodies, object: object, when: when)
                 joints.add(joint)
                 if let id = joint.id { gone["joint:" + id] = nil }
             case .removeJoint(let id):
@@ -520,6 +631,34 @@ extension ScenarioLoader {
     }
 }
 
+/// The shapes and polygon vertices a file makes, counted against `ScenarioLimits.maxShapes` and
+/// `maxShapeVertices`: those at start (crates, bodies, segments and walls) and each spawn's times its count.
+private struct MadeCount {
+    var shapes: Int
+    var vertices: Int
+
+    init(scenario: Scenario) {
+        shapes = scenario.crates.count + scenario.allSegments.count
+        vertices = 0
+        for body in scenario.bodies { add(body.shapes, times: 1) }
+    }
+
+    /// Adds `shapes` made `times` times; what passes its limit first (for a message), else `nil`.
+    @discardableResult
+    mutating func add(_ list: [ShapeSpec], times: Int) -> String? {
+        let limits = ScenarioLimits()
+        var polygonVertices = 0
+        for shape in list {
+            if case .polygon(let points, _) = shape.geometry { polygonVertices += points.count }
+        }
+        shapes += list.count * times
+        vertices += polygonVertices * times
+        if shapes > limits.maxShapes { return "\(limits.maxShapes) shapes" }
+        if vertices > limits.maxShapeVertices { return "\(limits.maxShapeVertices) polygon vertices" }
+        return nil
+    }
+}
+
 /// The joints present during the walk before the run, by id and by the bodies they hold, so
 /// each action costs the same however many joints there are.
 private struct JointCensus {
@@ -540,6 +679,11 @@ private struct JointCensus {
         for end in [spec.a, spec.b] {
             if case .body(let body) = end { byBody[body, default: []].append(index) }
         }
+    }
+
+    /// The present joints holding `body`, in the order they were added.
+    func present(of body: String) -> [Entry] {
+        (byBody[body] ?? []).map { entries[$0] }.filter(\.present)
     }
 
     /// The present joint `id`'s index in `entries`.

@@ -614,7 +614,8 @@ public enum ScenarioLoader {
 
     // MARK: - Sleeping
 
-    /// A `sleepTimeThreshold` of 0 is refused when the scenario has a kinematic body.
+    /// A `sleepTimeThreshold` of 0 is refused when the scenario has a kinematic body, at start or
+    /// later (a timeline spawn or `set`).
     ///
     /// Chipmunk 7.0.3 keeps kinematic bodies in the space's list of dynamic bodies and never
     /// advances their idle time, but `cpBodyActivate` resets to 0 the idle time of every
@@ -627,13 +628,31 @@ public enum ScenarioLoader {
         throws(InputError)
     {
         guard scenario.world.sleepTimeThreshold == 0, let node = worldObject["sleepTimeThreshold"],
-            let kinematic = scenario.bodies.first(where: { $0.type == .kinematic })
+            let kinematic = firstKinematic(scenario)
         else { return }
         throw worldObject.reader.error(
             at: node, worldObject.path("sleepTimeThreshold"),
-            "0 cannot be used with a kinematic body (\"\(kinematic.id)\"): Chipmunk 7.0.3 would try to put the kinematic "
+            "0 cannot be used with a kinematic body (\(kinematic)): Chipmunk 7.0.3 would try to put the kinematic "
                 + "body to sleep once it touches a dynamic one and abort (\"Attempting to deactivate a non-dynamic body\"); "
                 + "use a threshold above 0")
+    }
+
+    /// The first body that is kinematic at start, or that a timeline spawn or `set` makes kinematic
+    /// later, for a message; `nil` when no body is ever kinematic.
+    private static func firstKinematic(_ scenario: Scenario) -> String? {
+        if let body = scenario.bodies.first(where: { $0.type == .kinematic }) { return "\"\(body.id)\"" }
+        for (index, entry) in scenario.timeline.entries.enumerated() {
+            switch entry.action {
+            case .spawn(let body) where body.type == .kinematic:
+                return "\"\(body.id)\" spawned by timeline[\(index)]"
+            case .set(let setting) where setting.type == .kinematic:
+                return "\"\(setting.body)\" made kinematic by timeline[\(index)]"
+            default:
+                continue
+            }
+        }
+        // A rule's `set` of `type` is refused whenever sleepTimeThreshold is given (`readRules`).
+        return nil
     }
 
     // MARK: - Contact persistence
@@ -644,7 +663,11 @@ public enum ScenarioLoader {
         guard let persistence = scenario.world.collisionPersistence, persistence > 3,
             let node = worldObject["collisionPersistence"]
         else { return }
-        let shapes = scenario.bodyDefinitions.reduce(0) { $0 + ($1.type == .dynamic ? $1.shapes.count : 0) }
+        var shapes = scenario.bodyDefinitions.reduce(0) { $0 + ($1.type == .dynamic ? $1.shapes.count : 0) }
+        // Spawned dynamic bodies count with their repetitions (`maxShapes` bounds the sum).
+        for entry in scenario.timeline.entries {
+            if case .spawn(let body) = entry.action, body.type == .dynamic { shapes += body.shapes.count * entry.count }
+        }
         guard persistence * shapes > limits.maxPersistentShapeSteps else { return }
         throw worldObject.reader.error(
             at: node, worldObject.path("collisionPersistence"),
@@ -673,6 +696,31 @@ public enum ScenarioLoader {
         }
         for body in scenario.bodyDefinitions {
             consider(Swift.max(abs(body.position.x), abs(body.position.y)) + body.reach, "\(body.kind) \"\(body.id)\"")
+        }
+        // Bodies that arrive or are moved later: a spawn at its pose, a `set` at its position.
+        var reaches: [String: Double] = [:]
+        let moves = scenario.timeline.entries.contains {
+            if case .set(let setting) = $0.action { return setting.position != nil }
+            return false
+        }
+        if moves { for body in scenario.bodyDefinitions { reaches[body.id] = body.reach } }
+        for (index, entry) in scenario.timeline.entries.enumerated() {
+            switch entry.action {
+            case .spawn(let body):
+                consider(
+                    Swift.max(abs(body.position.x), abs(body.position.y)) + body.reach,
+                    "body \"\(body.id)\" spawned by timeline[\(index)]")
+                if moves {
+                    for k in 0..<entry.count { reaches[entry.spawnedID(k) ?? body.id] = body.reach }
+                }
+            case .set(let setting):
+                guard let position = setting.position else { continue }
+                consider(
+                    Swift.max(abs(position.x), abs(position.y)) + (reaches[setting.body] ?? 0),
+                    "body \"\(setting.body)\" moved by timeline[\(index)]")
+            default:
+                continue
+            }
         }
         guard farthest.0 > limit else { return }
         let hash = worldObject["spatialIndex"]?["hash"]
@@ -710,6 +758,13 @@ public enum ScenarioLoader {
         for body in scenario.bodyDefinitions {
             // Any rotation fits in a square of side twice the reach (a crate's diagonal).
             consider(cells(2 * body.reach, 2 * body.reach), "\(body.kind) \"\(body.id)\"")
+        }
+        // Spawned bodies count as if all were present: each repetition covers its own cells.
+        for (index, entry) in scenario.timeline.entries.enumerated() {
+            guard case .spawn(let body) = entry.action else { continue }
+            let one = cells(2 * body.reach, 2 * body.reach)
+            consider(one, "body \"\(body.id)\" spawned by timeline[\(index)]")
+            total += one * Double(entry.count - 1)
         }
         if worst == nil, total > Double(limits.maxHashCellsTotal) {
             worst = (total, "all shapes together")

@@ -138,8 +138,9 @@ public struct TimelineImpulse: Sendable, Equatable {
     }
 }
 
-/// `set`: each given value is applied in this order — position, angle, velocity, angular
-/// velocity, type — then the body is woken.
+/// `set`: each given value is applied in this order — angle, position (so the origin ends at
+/// `position` also with a centre-of-gravity offset), velocity, angular velocity, type — then the
+/// body is woken.
 public struct BodySetting: Sendable, Equatable {
     /// The body's id.
     public var body: String

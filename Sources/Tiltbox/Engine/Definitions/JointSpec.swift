@@ -39,6 +39,18 @@ public enum JointKind: String, Sendable, Hashable, CaseIterable {
     /// `cpSimpleMotorNew`: a constant relative angular velocity.
     case simpleMotor
 
+    /// Whether the joint acts on the bodies' rotation alone (`dampedRotarySpring`, `rotaryLimit`,
+    /// `ratchet`, `gear`, `simpleMotor`): Chipmunk divides by the sum of its ends' inverse moments
+    /// (`1 / (i_inv_a + i_inv_b)`), so one end must be a dynamic body of finite moment. With two
+    /// ends of infinite moment a `dampedRotarySpring` aborts ("Unsolvable spring.") and the others
+    /// turn the bodies' angular velocity into NaN.
+    public var turnsBodies: Bool {
+        switch self {
+        case .dampedRotarySpring, .rotaryLimit, .ratchet, .gear, .simpleMotor: return true
+        case .pin, .pivot, .slide, .groove, .dampedSpring: return false
+        }
+    }
+
     /// The kind's own parameter keys in a scenario, in documentation order (the keys every
     /// joint takes, `a`, `b`, `maxForce`, ..., come on top).
     public var keys: [String] {

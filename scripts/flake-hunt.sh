@@ -14,7 +14,7 @@ set -u
 cd "$(dirname "$0")/.."
 runs=${1:-5}
 swift=${SWIFT:-swift}
-filter=${FLAKE_FILTER:-'KillPointTests|InterruptTests|LiveViewTests|TerminalConventionTests|OddInputTests|BatchTests|CompressedTraceTests|HTMLPlayerBrowserTests|ShapeRenderingTests|SchedulerHarnessTests|BatchSchedulerTests|HostileInputTests|StuckStepSignalTests|BatchChildProcessTests|LiveTiltTests|PictureSignalTests'}
+filter=${FLAKE_FILTER:-'KillPointTests|InterruptTests|LiveViewTests|TerminalConventionTests|OddInputTests|BatchTests|CompressedTraceTests|HTMLPlayerBrowserTests|ShapeRenderingTests|SchedulerHarnessTests|BatchSchedulerTests|HostileInputTests|StuckStepSignalTests|BatchChildProcessTests|LiveTiltTests|PictureSignalTests|WorldTeardownTests|HeapLayoutDeterminismTests'}
 logs=.build/flake-hunt
 mkdir -p "$logs"
 command -v stress-ng >/dev/null 2>&1 || { echo "flake-hunt: stress-ng is needed for the loaded runs (make flake-hunt installs it)" >&2; exit 2; }

@@ -77,6 +77,10 @@ import Testing
                 "differ in length"
             ),
             (#"{"buffer": {}, "status": {"measuring": true}}"#, "status.session"),
+            (
+                #"{"buffer": {"accX": {"buffer": [1, 1]}, "accY": {"buffer": [1, 1]}, "accZ": {"buffer": [1, 1]}, "acc_time": {"buffer": [0.5, 1E300]}}, "status": {"session": "s", "measuring": true}}"#,
+                "buffer.acc_time.buffer[1]: the time 1e+300 s is beyond"
+            ),
         ]
         for (text, expected) in cases {
             do {

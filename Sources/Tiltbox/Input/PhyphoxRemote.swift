@@ -13,10 +13,15 @@
 ///   "measuring": true, "timedRun": false, "countDown": 0}}`. Numbers have 8 significant
 ///   digits (`9.8066502E0`), a value that is not finite is `null`, and the server raises
 ///   T by one unit of the 8th digit so the last value received is not sent again. A time
-///   that is not finite (`1E999`) makes the answer malformed (no later sample could follow it). After
+///   that is not finite (`1E999`), or past `maxSampleTime` (`1E300`), makes the answer malformed (no later sample
+///   could follow it). After
 ///   the data were cleared the next answer is `"updateMode": "full"`; a new `session` means
 ///   the experiment was started afresh.
 @_spi(Tools) public enum PhyphoxRemote {
+    /// The largest sample time taken, in seconds since the experiment started (about 31 years): a
+    /// later one is a malformed answer, since it would become the next request's threshold and no
+    /// sample would ever be newer.
+    public static let maxSampleTime = 1e9
     /// The sensor phyphox calls `accelerometer` (acceleration with g).
     public static let accelerometer = "accelerometer"
     /// The sensor phyphox calls `linear_acceleration` (gravity removed).
@@ -176,6 +181,12 @@
                 // newer, and gravity would freeze with no word. The answer is malformed instead.
                 throw InputError(
                     file: place, path: "buffer.\(buffers.t).buffer[\(i)]", reason: "the time is not a finite number")
+            }
+            guard abs(t) <= maxSampleTime else {
+                // A finite time no experiment reaches (`1E300`) would freeze gravity the same way.
+                throw InputError(
+                    file: place, path: "buffer.\(buffers.t).buffer[\(i)]",
+                    reason: "the time \(t) s is beyond the \(Int(maxSampleTime)) s an experiment can have run")
             }
             if let last = newest, t < last {
                 throw InputError(file: place, path: "buffer.\(buffers.t).buffer[\(i)]", reason: "time goes backwards")

@@ -10,9 +10,14 @@ internal import CChipmunk
 public final class World {
     /// Every body in trace order: a scenario's crates, then its other bodies.
     @exclusivity(unchecked) public internal(set) var bodies: [Body] {
-        // Spawns and removals change the bodies: the per-step read follows them.
-        didSet { rebuildStateReaders() }
+        // Spawns and removals change the bodies: the per-step read rebuilds its list before it
+        // next reads (once, however many bodies a step spawns or removes: rebuilding at each
+        // change cost the square of their number).
+        didSet { stateReadersAreStale = true }
     }
+    /// Whether `stateBodies` and `stateOrigins` no longer list `bodies` (a body was added or
+    /// removed since they were made); the next read rebuilds them.
+    @exclusivity(unchecked) private var stateReadersAreStale = false
 
     let space: Space
     private let walls: [Wall]
@@ -228,6 +233,7 @@ public final class World {
 
     /// Makes `stateBodies` and `stateOrigins` list `bodies`.
     private func rebuildStateReaders() {
+        stateReadersAreStale = false
         stateBodies.deallocate()
         stateOrigins.deallocate()
         stateBodies = .allocate(capacity: bodies.count)
@@ -242,6 +248,7 @@ public final class World {
     /// may also mean only that their magnitudes add up to more: then `firstDivergence` decides).
     private func readStatesInRange(into buffer: UnsafeMutableBufferPointer<Double>) -> Bool {
         precondition(buffer.count >= bodyCount * BodyStateLayout.count)
+        if stateReadersAreStale { rebuildStateReaders() }
         precondition(stateBodies.count == bodyCount)
         return tiltbox_read_states(
             stateBodies.baseAddress, stateOrigins.baseAddress, stateBodies.count, buffer.baseAddress,
